@@ -1,0 +1,57 @@
+//! The `epaminondas` program. Each subcommand is a thin layer over a library crate.
+
+mod perft;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Epaminondas: rules, engine and game server for Robert Abbott's board game.
+#[derive(Parser, Debug)]
+#[command(name = "epaminondas", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the legal-move tree (checks and measures move generation).
+    Perft(perft::PerftArgs),
+    /// Run a fixed perft workload and report nodes per second.
+    Bench,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = err.print();
+                return ExitCode::SUCCESS;
+            }
+            // One line naming the problem; `--help` has the rest.
+            let text = err.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{first}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Bench => perft::bench(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! `epaminondas perft` and `epaminondas bench`.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use epaminondas_rules::{BoardSize, Position, Symmetry};
+
+/// Arguments of `epaminondas perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Board size as FILESxRANKS.
+    #[arg(long, default_value = "14x12", value_parser = parse_size)]
+    board: BoardSize,
+    /// Start from this position text instead of the board's starting position
+    /// (the board size then follows from the text).
+    #[arg(long, value_parser = parse_position)]
+    position: Option<Position>,
+    /// Symmetry rule option: mirror, file or off.
+    #[arg(long, default_value = "mirror", value_parser = parse_symmetry)]
+    symmetry: Symmetry,
+    /// Also print the leaf count below each root move at the last depth.
+    #[arg(long)]
+    divide: bool,
+    /// Number of plies (1 or more).
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: u32,
+}
+
+fn parse_size(s: &str) -> Result<BoardSize, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
+
+fn parse_position(s: &str) -> Result<Position, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
+
+fn parse_symmetry(s: &str) -> Result<Symmetry, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
+
+fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64
+}
+
+/// Runs `epaminondas perft`.
+pub fn run(args: &PerftArgs) -> Result<(), String> {
+    let pos = match &args.position {
+        Some(pos) => pos.with_symmetry(args.symmetry),
+        None => Position::new(args.board, args.symmetry),
+    };
+    if args.divide {
+        let started = Instant::now();
+        let mut total = 0;
+        for (mv, count) in pos.divide(args.depth) {
+            println!("{mv} {count}");
+            total += count;
+        }
+        println!("divide {} {total} moves-listed", args.depth);
+        eprintln!("({:.3} s)", started.elapsed().as_secs_f64());
+    }
+    let started = Instant::now();
+    let mut nodes = 0;
+    for depth in 1..=args.depth {
+        let count = pos.perft(depth);
+        nodes += count;
+        println!("perft {depth} {count}");
+    }
+    let elapsed = started.elapsed();
+    println!(
+        "time {:.3} s, {} leaves/s (leaves of the last ply are counted, not played)",
+        elapsed.as_secs_f64(),
+        nodes_per_second(nodes, elapsed)
+    );
+    Ok(())
+}
+
+/// The fixed workload of `epaminondas bench`: (board, depth).
+const BENCH: &[(&str, u32)] = &[("14x12", 4), ("8x8", 5), ("6x6", 6), ("26x26", 3)];
+
+/// Runs `epaminondas bench`.
+pub fn bench() -> Result<(), String> {
+    let mut total = 0;
+    let started = Instant::now();
+    for &(board, depth) in BENCH {
+        let size: BoardSize = board.parse().map_err(|e| format!("{e}"))?;
+        let pos = Position::new(size, Symmetry::Mirror);
+        let t = Instant::now();
+        let count = pos.perft(depth);
+        let elapsed = t.elapsed();
+        println!(
+            "{board:>6} perft {depth}: {count:>12} leaves in {:.3} s ({} leaves/s)",
+            elapsed.as_secs_f64(),
+            nodes_per_second(count, elapsed)
+        );
+        total += count;
+    }
+    let elapsed = started.elapsed();
+    println!(
+        "total {total} leaves in {:.3} s: {} leaves/s (last ply counted, not played)",
+        elapsed.as_secs_f64(),
+        nodes_per_second(total, elapsed)
+    );
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! Fixed-width bit sets: the bitboards behind [`crate::Position`].
+//!
+//! A board of `F` files and `R` ranks is laid out rank by rank with a
+//! power-of-two stride of at least `F + 1` bits per rank. The bits past the
+//! last file of each rank are always zero, so a shift by a direction's delta
+//! never wraps a piece from one edge onto the other: it lands in the padding
+//! and is removed by masking with the board.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign};
+
+/// A set of bit indices `0..64 * N`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Bits<const N: usize>(pub(crate) [u64; N]);
+
+impl<const N: usize> Default for Bits<N> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl<const N: usize> Bits<N> {
+    /// The empty set.
+    pub(crate) const EMPTY: Self = Bits([0; N]);
+
+    /// Whether no bit is set.
+    #[inline(always)]
+    pub(crate) fn is_empty(self) -> bool {
+        self.0.iter().fold(0, |acc, &w| acc | w) == 0
+    }
+
+    /// Whether at least one bit is set.
+    #[inline(always)]
+    pub(crate) fn any(self) -> bool {
+        !self.is_empty()
+    }
+
+    /// Number of set bits.
+    #[inline(always)]
+    pub(crate) fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Whether bit `i` is set. Indices past the end read as unset.
+    #[inline(always)]
+    pub(crate) fn contains(self, i: usize) -> bool {
+        i < 64 * N && (self.0[i / 64] >> (i % 64)) & 1 != 0
+    }
+
+    /// Sets bit `i`.
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Flips bit `i`.
+    #[inline(always)]
+    pub(crate) fn toggle(&mut self, i: usize) {
+        self.0[i / 64] ^= 1 << (i % 64);
+    }
+
+    /// `self` without the bits of `other`.
+    #[inline(always)]
+    pub(crate) fn and_not(self, other: Self) -> Self {
+        let mut out = self.0;
+        for (o, w) in out.iter_mut().zip(other.0) {
+            *o &= !w;
+        }
+        Bits(out)
+    }
+
+    /// Every index moved up by `s` (`0 < s < 64`); bits pushed past the end are lost.
+    #[inline(always)]
+    pub(crate) fn shl(self, s: u32) -> Self {
+        debug_assert!(s > 0 && s < 64);
+        let w = self.0;
+        let mut out = [0; N];
+        out[0] = w[0] << s;
+        for i in 1..N {
+            out[i] = (w[i] << s) | (w[i - 1] >> (64 - s));
+        }
+        Bits(out)
+    }
+
+    /// Every index moved down by `s` (`0 < s < 64`); bits pushed below zero are lost.
+    #[inline(always)]
+    pub(crate) fn shr(self, s: u32) -> Self {
+        debug_assert!(s > 0 && s < 64);
+        let w = self.0;
+        let mut out = [0; N];
+        for i in 0..N - 1 {
+            out[i] = (w[i] >> s) | (w[i + 1] << (64 - s));
+        }
+        out[N - 1] = w[N - 1] >> s;
+        Bits(out)
+    }
+
+    /// Every index moved by `delta` (positive: up), `0 < |delta| < 64`.
+    #[inline(always)]
+    pub(crate) fn shift(self, delta: i32) -> Self {
+        if delta > 0 {
+            self.shl(delta as u32)
+        } else {
+            self.shr(delta.unsigned_abs())
+        }
+    }
+
+    /// The set indices in increasing order.
+    #[inline(always)]
+    pub(crate) fn iter(self) -> BitIter<N> {
+        BitIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+
+    /// The `len` bits starting at index `start`, as the low bits of a word (`len <= 32`).
+    pub(crate) fn extract(self, start: usize, len: usize) -> u64 {
+        debug_assert!(len <= 32);
+        let (word, offset) = (start / 64, start % 64);
+        let mut v = self.0[word] >> offset;
+        if offset + len > 64 && word + 1 < N {
+            v |= self.0[word + 1] << (64 - offset);
+        }
+        v & ((1u64 << len) - 1)
+    }
+
+    /// Sets the bits `start..start + len` from the low bits of `value` (`len <= 32`);
+    /// the target bits must be zero.
+    pub(crate) fn deposit(&mut self, start: usize, len: usize, value: u64) {
+        debug_assert!(len <= 32);
+        let value = value & ((1u64 << len) - 1);
+        let (word, offset) = (start / 64, start % 64);
+        self.0[word] |= value << offset;
+        if offset + len > 64 {
+            self.0[word + 1] |= value >> (64 - offset);
+        }
+    }
+}
+
+/// Iterator over the set indices of a [`Bits`], lowest first.
+pub(crate) struct BitIter<const N: usize> {
+    words: [u64; N],
+    word: usize,
+}
+
+impl<const N: usize> Iterator for BitIter<N> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.word < N {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(self.word * 64 + w.trailing_zeros() as usize);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+macro_rules! bit_op {
+    ($trait:ident, $method:ident, $assign_trait:ident, $assign:ident, $op:tt) => {
+        impl<const N: usize> $trait for Bits<N> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(self, rhs: Self) -> Self {
+                let mut out = self.0;
+                for (o, w) in out.iter_mut().zip(rhs.0) {
+                    *o = *o $op w;
+                }
+                Bits(out)
+            }
+        }
+        impl<const N: usize> $assign_trait for Bits<N> {
+            #[inline(always)]
+            fn $assign(&mut self, rhs: Self) {
+                *self = *self $op rhs;
+            }
+        }
+    };
+}
+
+bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(indices: &[usize]) -> Bits<3> {
+        let mut b = Bits::EMPTY;
+        for &i in indices {
+            b.insert(i);
+        }
+        b
+    }
+
+    #[test]
+    fn shifts_cross_word_boundaries() {
+        let b = from(&[0, 63, 64, 130]);
+        assert_eq!(b.shl(1), from(&[1, 64, 65, 131]));
+        assert_eq!(b.shr(1), from(&[62, 63, 129]));
+        assert_eq!(from(&[191]).shl(5), Bits::EMPTY);
+        assert_eq!(b.shift(17), b.shl(17));
+        assert_eq!(b.shift(-17), b.shr(17));
+    }
+
+    #[test]
+    fn iteration_counting_and_membership() {
+        let b = from(&[5, 70, 128, 191]);
+        assert_eq!(b.iter().collect::<Vec<_>>(), vec![5, 70, 128, 191]);
+        assert_eq!(b.count(), 4);
+        assert!(b.contains(70) && !b.contains(71) && !b.contains(10_000));
+        assert_eq!(b.and_not(from(&[70])), from(&[5, 128, 191]));
+    }
+
+    #[test]
+    fn extract_and_deposit_straddle_words() {
+        let mut b = Bits::<3>::EMPTY;
+        b.deposit(60, 10, 0b11_0110_0101);
+        assert_eq!(b.extract(60, 10), 0b11_0110_0101);
+        assert_eq!(b.extract(62, 4), 0b1001);
+    }
+}

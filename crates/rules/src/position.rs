@@ -1,0 +1,320 @@
+//! The validated position: board, side to move and rule options.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::core::Core;
+use crate::moves::{Move, MoveList};
+use crate::{BoardSize, Color, Outcome, ParsePositionError, Setup, Square, Symmetry, WinReason};
+
+/// The layout for boards up to 15 files and 12 ranks (the standard board among them).
+type SmallCore = Core<3, 4>;
+/// The layout for every board up to 26x26.
+type LargeCore = Core<13, 5>;
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+enum Repr {
+    Small(SmallCore),
+    Large(Box<LargeCore>),
+}
+
+/// Runs `$body` with `$core` bound to the position's core, whatever its layout.
+macro_rules! with_core {
+    ($pos:expr, $core:ident => $body:expr) => {
+        match &$pos.0 {
+            Repr::Small($core) => $body,
+            Repr::Large($core) => $body,
+        }
+    };
+    (mut $pos:expr, $core:ident => $body:expr) => {
+        match &mut $pos.0 {
+            Repr::Small($core) => $body,
+            Repr::Large($core) => $body,
+        }
+    };
+}
+
+/// A legal Epaminondas position: the pieces on a board of some size, the side
+/// to move, and the symmetry rule option it is played under.
+///
+/// Build one with [`Position::new`] (the start of a game), from a checked
+/// [`Setup`], or by parsing position text.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Position(Repr);
+
+/// Why a [`Setup`] is not a playable position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A piece stands on a square outside the board.
+    OffBoard {
+        /// The square.
+        square: Square,
+        /// The board's size.
+        size: BoardSize,
+    },
+    /// Two pieces stand on one square.
+    Crowded(Square),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::OffBoard { square, size } => {
+                write!(f, "the piece on {square} is off the {size} board")
+            }
+            PositionError::Crowded(square) => write!(f, "two pieces stand on {square}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Position {
+    /// The starting position on a board of `size` under the given symmetry option.
+    pub fn new(size: BoardSize, symmetry: Symmetry) -> Position {
+        Position::from_setup(&Setup::start(size), symmetry)
+            .expect("the starting setup is always valid")
+    }
+
+    /// The standard game's start: 14x12 board, `mirror` symmetry.
+    pub fn standard() -> Position {
+        Position::new(BoardSize::STANDARD, Symmetry::Mirror)
+    }
+
+    /// Checks a setup and builds the position.
+    pub fn from_setup(setup: &Setup, symmetry: Symmetry) -> Result<Position, PositionError> {
+        fn fill<const N: usize, const L: u32>(
+            setup: &Setup,
+            symmetry: Symmetry,
+        ) -> Result<Core<N, L>, PositionError> {
+            let mut core = Core::empty(setup.size, setup.turn, symmetry);
+            for &(square, color) in &setup.pieces {
+                if !setup.size.contains(square) {
+                    return Err(PositionError::OffBoard {
+                        square,
+                        size: setup.size,
+                    });
+                }
+                if core.piece_at(square).is_some() {
+                    return Err(PositionError::Crowded(square));
+                }
+                core.put(square, color);
+            }
+            Ok(core)
+        }
+        Ok(Position(if SmallCore::fits(setup.size) {
+            Repr::Small(fill(setup, symmetry)?)
+        } else {
+            Repr::Large(Box::new(fill(setup, symmetry)?))
+        }))
+    }
+
+    /// The position as an unvalidated setup.
+    pub fn to_setup(&self) -> Setup {
+        let pieces = Color::ALL
+            .into_iter()
+            .flat_map(|c| self.squares(c).map(move |sq| (sq, c)))
+            .collect();
+        Setup {
+            size: self.size(),
+            pieces,
+            turn: self.turn(),
+        }
+    }
+
+    /// Whether this is the starting position of its board (with White to move).
+    pub fn is_start(&self) -> bool {
+        *self == Position::new(self.size(), self.symmetry())
+    }
+
+    /// The board size.
+    pub fn size(&self) -> BoardSize {
+        with_core!(self, c => c.size())
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        with_core!(self, c => c.turn())
+    }
+
+    /// The symmetry rule option in force.
+    pub fn symmetry(&self) -> Symmetry {
+        with_core!(self, c => c.symmetry())
+    }
+
+    /// The same position under another symmetry option.
+    pub fn with_symmetry(&self, symmetry: Symmetry) -> Position {
+        Position::from_setup(&self.to_setup(), symmetry).expect("a position's own setup is valid")
+    }
+
+    /// The Zobrist hash, updated incrementally as moves are played.
+    pub fn hash(&self) -> u64 {
+        with_core!(self, c => c.hash())
+    }
+
+    /// The Zobrist hash computed from scratch (for checking the incremental one).
+    pub fn compute_hash(&self) -> u64 {
+        with_core!(self, c => c.compute_hash())
+    }
+
+    /// The piece on `square`, if any (`None` also for squares off the board).
+    pub fn piece_at(&self, square: Square) -> Option<Color> {
+        with_core!(self, c => c.piece_at(square))
+    }
+
+    /// The squares holding pieces of `color`, rank 1 first.
+    pub fn squares(&self, color: Color) -> Box<dyn Iterator<Item = Square> + '_> {
+        with_core!(self, c => Box::new(c.squares_of(color)))
+    }
+
+    /// Number of pieces `color` has.
+    pub fn count(&self, color: Color) -> u32 {
+        with_core!(self, c => c.count(color))
+    }
+
+    /// Number of pieces `color` has on its goal rank (the opponent's home rank).
+    pub fn goal_count(&self, color: Color) -> u32 {
+        with_core!(self, c => c.goal_count(color))
+    }
+
+    /// The rank `color` must reach: the top rank for White, rank 1 (0) for Black.
+    pub fn goal_rank(&self, color: Color) -> u8 {
+        match color {
+            Color::White => self.size().ranks() - 1,
+            Color::Black => 0,
+        }
+    }
+
+    /// The legal moves of the side to move, into a reusable buffer.
+    /// A terminal position has none.
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        moves.clear();
+        with_core!(self, c => c.generate(moves));
+    }
+
+    /// The legal moves of the side to move, in a new list.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// The number of legal moves, counted without listing them.
+    pub fn count_legal_moves(&self) -> u64 {
+        with_core!(self, c => c.count_moves())
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        with_core!(self, c => c.is_legal(mv))
+    }
+
+    /// Plays `mv` if it is legal; otherwise leaves the position unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMoveError(mv));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays `mv`, which must be legal here (one the rules generated or checked
+    /// for this position); an illegal move leaves a corrupt position.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) {
+        with_core!(mut self, c => c.play(mv));
+    }
+
+    /// Takes back `mv`, which must be the move that produced this position.
+    #[inline]
+    pub fn undo_unchecked(&mut self, mv: Move) {
+        with_core!(mut self, c => c.undo(mv));
+    }
+
+    /// How the game has ended here, if it has: the side to move has won by
+    /// crossing, or has no legal move and has lost.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let turn = self.turn();
+        if with_core!(self, c => c.mover_has_crossed()) {
+            Some(Outcome {
+                winner: turn,
+                reason: WinReason::Crossing,
+            })
+        } else if self.count_legal_moves() == 0 {
+            Some(Outcome {
+                winner: !turn,
+                reason: WinReason::NoMoves,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Whether the game is over here.
+    pub fn is_terminal(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Number of leaves of the legal-move tree `depth` plies deep. The last ply
+    /// is counted without playing its moves.
+    pub fn perft(&self, depth: u32) -> u64 {
+        let mut lists = vec![MoveList::new(); depth.saturating_sub(1) as usize];
+        let mut pos = self.clone();
+        with_core!(mut pos, c => c.perft(depth, &mut lists))
+    }
+
+    /// Perft split by root move: each legal move with the leaf count below it
+    /// (`depth` counts the root move, so each count is a perft of `depth - 1`).
+    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        let mut lists = vec![MoveList::new(); depth.saturating_sub(2) as usize];
+        let mut pos = self.clone();
+        let moves = self.legal_moves();
+        moves
+            .iter()
+            .map(|&mv| {
+                pos.play_unchecked(mv);
+                let n = with_core!(mut pos, c => c.perft(depth.saturating_sub(1), &mut lists));
+                pos.undo_unchecked(mv);
+                (mv, n)
+            })
+            .collect()
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::standard()
+    }
+}
+
+impl fmt::Display for Position {
+    /// The position text (see [`Setup`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.to_setup().fmt(f)
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+
+    /// Reads position text; the position is played under the default `mirror`
+    /// symmetry option (see [`Position::with_symmetry`]). Every well-formed
+    /// text is a valid position.
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        let setup: Setup = s.parse()?;
+        Ok(Position::from_setup(&setup, Symmetry::Mirror)
+            .expect("parsed setups have every piece on its own square of the board"))
+    }
+}
+
+/// A move that is not legal in the position it was offered to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError(pub Move);
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not a legal move in this position", self.0)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}

@@ -1,0 +1,308 @@
+//! Unvalidated positions and the position text format (RULES.md section 5).
+//!
+//! Position text lists the ranks from the top rank down to rank 1, separated
+//! by `/`; in a rank `w` and `b` are pieces and a decimal number is that many
+//! empty squares. A space and the side to move (`w` or `b`) follow. The board
+//! size follows from the text.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::square::{MAX_DIMENSION, MIN_DIMENSION};
+use crate::{BoardSize, Color, Square};
+
+/// A position as written down, not yet checked: any list of pieces on a board
+/// of some size, and the side to move. [`crate::Position::from_setup`] checks
+/// it and names what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The board size.
+    pub size: BoardSize,
+    /// The pieces, in any order.
+    pub pieces: Vec<(Square, Color)>,
+    /// The side to move.
+    pub turn: Color,
+}
+
+impl Setup {
+    /// The starting position on a board of `size`: White fills ranks 1 and 2,
+    /// Black the top two ranks, White to move.
+    pub fn start(size: BoardSize) -> Setup {
+        let top = size.ranks() - 1;
+        let pieces = size
+            .all_squares()
+            .filter_map(|sq| match sq.rank() {
+                0 | 1 => Some((sq, Color::White)),
+                r if r + 1 >= top => Some((sq, Color::Black)),
+                _ => None,
+            })
+            .collect();
+        Setup {
+            size,
+            pieces,
+            turn: Color::White,
+        }
+    }
+
+    /// The piece on each square, rank 1 first; later entries win where a square
+    /// is listed twice, and squares off the board are left out.
+    fn grid(&self) -> Vec<Option<Color>> {
+        let files = usize::from(self.size.files());
+        let mut grid = vec![None; self.size.squares()];
+        for &(sq, color) in &self.pieces {
+            if self.size.contains(sq) {
+                grid[usize::from(sq.rank()) * files + usize::from(sq.file())] = Some(color);
+            }
+        }
+        grid
+    }
+}
+
+impl fmt::Display for Setup {
+    /// The position text, like
+    /// `bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/14/14/14/14/14/wwwwwwwwwwwwww/wwwwwwwwwwwwww w`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let files = usize::from(self.size.files());
+        let grid = self.grid();
+        for (i, rank) in grid.chunks(files).rev().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            let mut gap = 0;
+            for cell in rank {
+                match cell {
+                    None => gap += 1,
+                    Some(color) => {
+                        if gap > 0 {
+                            write!(f, "{gap}")?;
+                            gap = 0;
+                        }
+                        write!(f, "{}", color.letter())?;
+                    }
+                }
+            }
+            if gap > 0 {
+                write!(f, "{gap}")?;
+            }
+        }
+        write!(f, " {}", self.turn.letter())
+    }
+}
+
+/// Why position text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsePositionError {
+    /// The text is empty.
+    Empty,
+    /// The side to move is missing after the board.
+    MissingTurn,
+    /// The side to move is not `w` or `b`.
+    BadTurn(String),
+    /// Something follows the side to move.
+    TrailingText(String),
+    /// A rank holds a character that is neither a piece nor a digit.
+    UnknownPiece {
+        /// The character found.
+        found: char,
+        /// The rank (1-based) it was found on.
+        rank: usize,
+    },
+    /// A number of empty squares is 0 or absurdly long.
+    BadEmptyCount {
+        /// The number as written.
+        text: String,
+        /// The rank (1-based) it was found on.
+        rank: usize,
+    },
+    /// A rank does not have as many squares as the top rank.
+    RankLength {
+        /// The rank (1-based).
+        rank: usize,
+        /// The squares it describes.
+        found: usize,
+        /// The squares of the top rank.
+        expected: usize,
+    },
+    /// The board has too few or too many ranks.
+    RankCount(usize),
+    /// The board has too few or too many files.
+    FileCount(usize),
+}
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ParsePositionError::*;
+        match self {
+            Empty => write!(f, "the position text is empty"),
+            MissingTurn => write!(
+                f,
+                "the side to move is missing: end the position with ' w' or ' b'"
+            ),
+            BadTurn(t) => write!(f, "unknown side to move '{t}': expected w or b"),
+            TrailingText(t) => write!(f, "unexpected text '{t}' after the side to move"),
+            UnknownPiece { found, rank } => write!(
+                f,
+                "unknown piece '{found}' at rank {rank}: expected w, b or a number of empty squares"
+            ),
+            BadEmptyCount { text, rank } => {
+                write!(
+                    f,
+                    "'{text}' at rank {rank} is not a number of empty squares"
+                )
+            }
+            RankLength {
+                rank,
+                found,
+                expected,
+            } => write!(f, "rank {rank} has {found} squares, expected {expected}"),
+            RankCount(n) => write!(
+                f,
+                "the board has {n} ranks: it must have {MIN_DIMENSION} to {MAX_DIMENSION}"
+            ),
+            FileCount(n) => write!(
+                f,
+                "the board has {n} files: it must have {MIN_DIMENSION} to {MAX_DIMENSION}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
+impl FromStr for Setup {
+    type Err = ParsePositionError;
+
+    fn from_str(s: &str) -> Result<Setup, ParsePositionError> {
+        let mut fields = s.split_whitespace();
+        let board = fields.next().ok_or(ParsePositionError::Empty)?;
+        let turn = match fields.next() {
+            None => return Err(ParsePositionError::MissingTurn),
+            Some("w" | "W") => Color::White,
+            Some("b" | "B") => Color::Black,
+            Some(other) => return Err(ParsePositionError::BadTurn(other.to_owned())),
+        };
+        if let Some(extra) = fields.next() {
+            return Err(ParsePositionError::TrailingText(extra.to_owned()));
+        }
+        let rows: Vec<&str> = board.split('/').collect();
+        let ranks = rows.len();
+        // Each rank as a list of cells; rank numbers count from the bottom.
+        let mut cells: Vec<Vec<Option<Color>>> = Vec::with_capacity(ranks);
+        for (i, row) in rows.iter().enumerate() {
+            let rank = ranks - i;
+            let mut cell_row = Vec::new();
+            let mut chars = row.char_indices().peekable();
+            while let Some((start, c)) = chars.next() {
+                match c {
+                    'w' | 'W' => cell_row.push(Some(Color::White)),
+                    'b' | 'B' => cell_row.push(Some(Color::Black)),
+                    '0'..='9' => {
+                        let mut end = start + 1;
+                        while let Some(&(j, d)) = chars.peek() {
+                            if !d.is_ascii_digit() {
+                                break;
+                            }
+                            end = j + 1;
+                            chars.next();
+                        }
+                        let text = &row[start..end];
+                        let count: usize = match text.parse() {
+                            Ok(n) if n > 0 && n <= 1000 && !text.starts_with('0') => n,
+                            _ => {
+                                return Err(ParsePositionError::BadEmptyCount {
+                                    text: text.to_owned(),
+                                    rank,
+                                });
+                            }
+                        };
+                        cell_row.extend(std::iter::repeat_n(None, count));
+                    }
+                    found => return Err(ParsePositionError::UnknownPiece { found, rank }),
+                }
+            }
+            if let Some(first) = cells.first() {
+                if cell_row.len() != first.len() {
+                    return Err(ParsePositionError::RankLength {
+                        rank,
+                        found: cell_row.len(),
+                        expected: first.len(),
+                    });
+                }
+            }
+            cells.push(cell_row);
+        }
+        let files = cells.first().map_or(0, Vec::len);
+        let dims = usize::from(MIN_DIMENSION)..=usize::from(MAX_DIMENSION);
+        if !dims.contains(&ranks) {
+            return Err(ParsePositionError::RankCount(ranks));
+        }
+        if !dims.contains(&files) {
+            return Err(ParsePositionError::FileCount(files));
+        }
+        let size = BoardSize::new(files as u8, ranks as u8)
+            .map_err(|_| ParsePositionError::FileCount(files))?;
+        let mut pieces = Vec::new();
+        for (i, row) in cells.iter().enumerate() {
+            let rank = (ranks - 1 - i) as u8;
+            for (file, cell) in row.iter().enumerate() {
+                if let (Some(color), Some(sq)) = (cell, Square::new(file as u8, rank)) {
+                    pieces.push((sq, *color));
+                }
+            }
+        }
+        Ok(Setup { size, pieces, turn })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str =
+        "bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/14/14/14/14/14/wwwwwwwwwwwwww/wwwwwwwwwwwwww w";
+
+    #[test]
+    fn standard_start_text() {
+        assert_eq!(Setup::start(BoardSize::STANDARD).to_string(), START);
+        let parsed: Setup = START.parse().unwrap();
+        assert_eq!(parsed.size, BoardSize::STANDARD);
+        assert_eq!(parsed.pieces.len(), 56);
+        assert_eq!(parsed.to_string(), START);
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let err = |s: &str| s.parse::<Setup>().unwrap_err().to_string();
+        assert_eq!(
+            err(
+                "bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/14/14/14/14/15/wwwwwwwwwwwwww/wwwwwwwwwwwwww w"
+            ),
+            "rank 3 has 15 squares, expected 14"
+        );
+        assert_eq!(
+            err(
+                "bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/14/14/7x6/14/14/wwwwwwwwwwwwww/wwwwwwwwwwwwww w"
+            ),
+            "unknown piece 'x' at rank 7: expected w, b or a number of empty squares"
+        );
+        assert!(err("").contains("empty"));
+        assert!(err("4/4/4/4").contains("side to move is missing"));
+        assert!(err("4/4/4/4 x").contains("'x'"));
+        assert!(err("4/4/4/4 w extra").contains("extra"));
+        assert!(err("4/4/4 w").contains("3 ranks"));
+        assert!(err("3/3/3/3 w").contains("3 files"));
+        assert!(err("4/4/04/4 w").contains("'04'"));
+        assert!(err("4/4/99999999999999999999/4 w").contains("rank 2"));
+    }
+
+    #[test]
+    fn counts_above_nine() {
+        let s: Setup =
+            "w25/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/26/25b b"
+                .parse()
+                .unwrap();
+        assert_eq!(s.size, BoardSize::new(26, 26).unwrap());
+        assert_eq!(s.pieces.len(), 2);
+        assert_eq!(s.turn, Color::Black);
+    }
+}
