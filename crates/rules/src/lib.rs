@@ -13,16 +13,22 @@
 //! with no legal move loses.
 //!
 //! ```
-//! use epaminondas_rules::{Position, Color};
+//! use epaminondas_rules::{Color, GameRecord, Position};
 //!
 //! let mut pos = Position::standard();
 //! assert_eq!(pos.legal_moves().len(), 114);
+//! assert_eq!(pos.perft(2), 12_996);
 //!
-//! // Moves are read in the position they are played in.
-//! let mv = pos.parse_move("f1,g2-h3").unwrap();
+//! // A move is read in the position it is played in: the text names the
+//! // group's tail and head and where the head lands.
+//! let mv = pos.parse_move("F1.G2 - H3").unwrap();
+//! assert_eq!(mv.to_string(), "f1,g2-h3");
 //! pos.play(mv).unwrap();
 //! assert_eq!(pos.turn(), Color::Black);
-//! assert_eq!(pos.perft(2), 13_236);
+//!
+//! // Whole games are kept as records.
+//! let record: GameRecord = "1. f1,g2-h3 e12,f11-h9 2. h1,h3-h6 *".parse().unwrap();
+//! assert_eq!(record.moves().len(), 3);
 //! ```
 #![deny(missing_docs)]
 
@@ -31,8 +37,10 @@ mod board_size;
 mod color;
 mod core;
 mod moves;
+pub mod notation;
 mod outcome;
 mod position;
+mod record;
 mod setup;
 mod square;
 mod symmetry;
@@ -41,8 +49,10 @@ mod zobrist;
 pub use board_size::{BoardSize, BoardSizeError};
 pub use color::Color;
 pub use moves::{Move, MoveList};
+pub use notation::{Dialect, IllegalMove, ParseMoveError};
 pub use outcome::{Outcome, WinReason};
 pub use position::{IllegalMoveError, Position, PositionError};
+pub use record::{GameRecord, GameResult, RecordError};
 pub use setup::{ParsePositionError, Setup};
 pub use square::{Direction, MAX_DIMENSION, MIN_DIMENSION, ParseSquareError, Square};
 pub use symmetry::{ParseSymmetryError, Symmetry};

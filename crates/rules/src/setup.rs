@@ -281,7 +281,7 @@ mod tests {
         );
         assert_eq!(
             err(
-                "bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/14/14/7x6/14/14/wwwwwwwwwwwwww/wwwwwwwwwwwwww w"
+                "bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/7x6/14/14/14/14/wwwwwwwwwwwwww/wwwwwwwwwwwwww w"
             ),
             "unknown piece 'x' at rank 7: expected w, b or a number of empty squares"
         );

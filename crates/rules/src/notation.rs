@@ -1,0 +1,676 @@
+//! Move notation (RULES.md section 5).
+//!
+//! Reading a move has two steps, with two kinds of error. [`MoveText`] is the
+//! syntax: squares and separators, checked without a position
+//! ([`SyntaxError`]). [`MoveText::resolve`] then finds the move in a position:
+//! which end is the head, how many pieces move, what is captured, and whether
+//! the rules allow it ([`IllegalMove`], with the reason).
+//!
+//! Accepted input, in any letter case:
+//! - the canonical pbmserv form: `c2-d1` for one piece, `e1,e3-e5` (tail,
+//!   head, destination of the head) for a group;
+//! - `.` instead of `,`; an en dash or ` - ` instead of `-`;
+//! - the two ends of a group in either order (the destination shows which end
+//!   is the head);
+//! - the compact form `a5-d5` or `a5xd5`: the tail, then where the head lands
+//!   (`x` asserts a capture);
+//! - a capture mark `:N` after any form, checked against the move.
+//!
+//! The rear-piece form of the Abstract Games article (`start-finish` of the
+//! tail piece) looks like the compact form but means something else, so it is
+//! read only when [`Dialect::RearPiece`] is asked for.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{Color, Direction, Move, Outcome, Position, Square, Symmetry};
+
+/// A notation dialect: how a two-square move like `a5-c5` is read and how
+/// moves are written.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Dialect {
+    /// pbmserv's notation: `a5-c5` names the tail and where the head lands.
+    #[default]
+    Standard,
+    /// The Abstract Games article's notation: `a5-c5` names where the tail
+    /// starts and where it finishes.
+    RearPiece,
+}
+
+impl Dialect {
+    /// Both dialects, the default first.
+    pub const ALL: [Dialect; 2] = [Dialect::Standard, Dialect::RearPiece];
+
+    /// The dialect's name: `standard` or `rear-piece`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::Standard => "standard",
+            Dialect::RearPiece => "rear-piece",
+        }
+    }
+
+    /// `mv` written in this dialect: canonical for [`Dialect::Standard`],
+    /// `tail-finish` for [`Dialect::RearPiece`].
+    pub fn format(self, mv: Move) -> String {
+        match self {
+            Dialect::Standard => mv.to_string(),
+            Dialect::RearPiece => format!("{}-{}", mv.tail(), mv.tail_destination()),
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+
+    /// Reads `standard` (also `pbmserv`, `canonical`) or `rear-piece` (also `rear`).
+    fn from_str(s: &str) -> Result<Dialect, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "standard" | "pbmserv" | "canonical" => Ok(Dialect::Standard),
+            "rear-piece" | "rear" | "rearpiece" => Ok(Dialect::RearPiece),
+            _ => Err(format!(
+                "unknown notation dialect '{s}': expected standard or rear-piece"
+            )),
+        }
+    }
+}
+
+/// What a move's text says about captures.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CaptureMark {
+    /// Nothing: the move may or may not capture.
+    Unmarked,
+    /// `x` before the destination: the move captures.
+    Captures,
+    /// `:N` at the end: the move captures exactly N pieces.
+    Count(u8),
+}
+
+/// A move as written, read without a position.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct MoveText {
+    /// The first square written.
+    pub first: Square,
+    /// The other end of the group, if two ends were written.
+    pub second: Option<Square>,
+    /// Where the move goes (see [`Dialect`] for what that means in the short form).
+    pub to: Square,
+    /// The capture mark, if any.
+    pub mark: CaptureMark,
+}
+
+/// Why text is not a move at all (before looking at any position).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyntaxError {
+    /// The text is empty.
+    Empty,
+    /// A square was expected here (the rest of the text is given).
+    ExpectedSquare(String),
+    /// The separator before the destination (`-`, en dash or `x`) is missing.
+    ExpectedDestination(String),
+    /// The capture mark is not `:` and a number.
+    BadCaptureMark(String),
+    /// Text follows the move.
+    Trailing(String),
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyntaxError::Empty => write!(f, "no move given"),
+            SyntaxError::ExpectedSquare(rest) if rest.is_empty() => {
+                write!(f, "a square is missing at the end")
+            }
+            SyntaxError::ExpectedSquare(rest) => {
+                write!(f, "expected a square like e5 at '{rest}'")
+            }
+            SyntaxError::ExpectedDestination(rest) if rest.is_empty() => write!(
+                f,
+                "the destination is missing: write it after '-', like c2-d1 or e1,e3-e5"
+            ),
+            SyntaxError::ExpectedDestination(rest) => write!(
+                f,
+                "expected '-' and the destination at '{rest}', like c2-d1 or e1,e3-e5"
+            ),
+            SyntaxError::BadCaptureMark(rest) => write!(
+                f,
+                "bad capture mark '{rest}': write ':' and the number captured, like :2"
+            ),
+            SyntaxError::Trailing(rest) => write!(f, "unexpected '{rest}' after the move"),
+        }
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// A cursor over move text.
+struct Cursor<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Cursor<'a> {
+    fn skip_spaces(&mut self) {
+        self.rest = self.rest.trim_start();
+    }
+
+    fn eat(&mut self, options: &[char]) -> Option<char> {
+        let c = self.rest.chars().next()?;
+        if options.contains(&c) {
+            self.rest = &self.rest[c.len_utf8()..];
+            Some(c)
+        } else {
+            None
+        }
+    }
+
+    fn square(&mut self) -> Result<Square, SyntaxError> {
+        let bytes = self.rest.as_bytes();
+        let mut len = usize::from(bytes.first().is_some_and(u8::is_ascii_alphabetic));
+        if len == 1 {
+            while len < bytes.len() && len <= 2 && bytes[len].is_ascii_digit() {
+                len += 1;
+            }
+        }
+        let square = self.rest[..len]
+            .parse()
+            .map_err(|_| SyntaxError::ExpectedSquare(self.rest.to_owned()))?;
+        self.rest = &self.rest[len..];
+        Ok(square)
+    }
+}
+
+impl FromStr for MoveText {
+    type Err = SyntaxError;
+
+    fn from_str(s: &str) -> Result<MoveText, SyntaxError> {
+        let mut cur = Cursor { rest: s.trim() };
+        if cur.rest.is_empty() {
+            return Err(SyntaxError::Empty);
+        }
+        let first = cur.square()?;
+        cur.skip_spaces();
+        let second = if cur.eat(&[',', '.']).is_some() {
+            cur.skip_spaces();
+            Some(cur.square()?)
+        } else {
+            None
+        };
+        cur.skip_spaces();
+        let separator = cur
+            .eat(&['-', '\u{2013}', 'x', 'X'])
+            .ok_or_else(|| SyntaxError::ExpectedDestination(cur.rest.to_owned()))?;
+        cur.skip_spaces();
+        let to = cur.square()?;
+        cur.skip_spaces();
+        let mut mark = if matches!(separator, 'x' | 'X') {
+            CaptureMark::Captures
+        } else {
+            CaptureMark::Unmarked
+        };
+        if cur.eat(&[':']).is_some() {
+            cur.skip_spaces();
+            let digits = cur.rest.bytes().take_while(u8::is_ascii_digit).count();
+            let count = cur.rest[..digits]
+                .parse::<u8>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| SyntaxError::BadCaptureMark(cur.rest.to_owned()))?;
+            cur.rest = &cur.rest[digits..];
+            mark = CaptureMark::Count(count);
+        }
+        cur.skip_spaces();
+        if !cur.rest.is_empty() {
+            return Err(SyntaxError::Trailing(cur.rest.to_owned()));
+        }
+        Ok(MoveText {
+            first,
+            second,
+            to,
+            mark,
+        })
+    }
+}
+
+impl fmt::Display for MoveText {
+    /// The text in normal form: lower case, `,` between the ends, `-` or `x`
+    /// before the destination, `:N` after it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.first)?;
+        if let Some(second) = self.second {
+            write!(f, ",{second}")?;
+        }
+        let separator = if self.mark == CaptureMark::Captures {
+            'x'
+        } else {
+            '-'
+        };
+        write!(f, "{separator}{}", self.to)?;
+        if let CaptureMark::Count(n) = self.mark {
+            write!(f, ":{n}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a well-formed move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalReason {
+    /// The game is already over.
+    GameOver(Outcome),
+    /// A square of the move is off the board.
+    OffBoard(Square),
+    /// The move would leave the board.
+    LeavesBoard,
+    /// The moving piece is not the mover's.
+    NotYourPiece {
+        /// The square named.
+        square: Square,
+        /// The side to move.
+        mover: Color,
+        /// What stands there instead.
+        found: Option<Color>,
+    },
+    /// The squares named are not on one straight line.
+    NotInLine,
+    /// A square between the two ends of the group is not the mover's piece.
+    NotAPhalanx(Square),
+    /// The group named stops short of its front end: this square, ahead of the
+    /// named head, is also the mover's, and a group always includes it.
+    NotTheFront(Square),
+    /// The group would move further than it has pieces.
+    TooFar {
+        /// Pieces in the group.
+        group: u8,
+        /// Squares asked for.
+        distance: u8,
+    },
+    /// A piece stands in the way (the destination included, if it is the mover's own).
+    Blocked(Square),
+    /// A single piece cannot capture.
+    SingleCannotCapture,
+    /// The enemy line is not shorter than the moving group.
+    TooStrong {
+        /// Pieces in the moving group.
+        group: u8,
+        /// Pieces in the enemy line from the destination on.
+        enemies: u8,
+    },
+    /// The capture mark does not match what the move captures.
+    WrongCaptureCount {
+        /// The count written.
+        marked: u8,
+        /// The count captured.
+        actual: u8,
+    },
+    /// The text marks a capture (`x`) but the move captures nothing.
+    NotACapture,
+    /// The move puts a piece on the goal rank and leaves a symmetric position.
+    Symmetry(Symmetry),
+}
+
+impl fmt::Display for IllegalReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use IllegalReason::*;
+        match self {
+            GameOver(outcome) => write!(f, "the game is over: {outcome}"),
+            OffBoard(square) => write!(f, "{square} is off the board"),
+            LeavesBoard => write!(f, "the move would leave the board"),
+            NotYourPiece {
+                square,
+                mover,
+                found: None,
+            } => write!(f, "there is no {mover} piece on {square}: it is empty"),
+            NotYourPiece {
+                square,
+                mover,
+                found: Some(other),
+            } => write!(
+                f,
+                "there is no {mover} piece on {square}: it holds a {other} piece"
+            ),
+            NotInLine => write!(
+                f,
+                "the destination is not on a straight line beyond the moving pieces"
+            ),
+            NotAPhalanx(square) => write!(
+                f,
+                "{square} is not one of your pieces, so the group is not a phalanx"
+            ),
+            NotTheFront(square) => write!(
+                f,
+                "your piece on {square} is in the way: a moving group always includes the pieces ahead of it"
+            ),
+            TooFar { group, distance } => write!(
+                f,
+                "a group of {group} can move at most {group} square{}, not {distance}",
+                if *group == 1 { "" } else { "s" }
+            ),
+            Blocked(square) => write!(f, "the way is blocked at {square}"),
+            SingleCannotCapture => write!(f, "a single piece cannot capture"),
+            TooStrong { group, enemies } => write!(
+                f,
+                "the enemy line has {enemies} piece{}, and a group of {group} can only capture fewer",
+                if *enemies == 1 { "" } else { "s" }
+            ),
+            WrongCaptureCount { marked, actual } => {
+                write!(f, "the move captures {actual}, not {marked}")
+            }
+            NotACapture => write!(f, "the move is marked as a capture but captures nothing"),
+            Symmetry(option) => write!(
+                f,
+                "the move puts a piece on the goal rank and leaves a symmetric position (symmetry rule, option {option})"
+            ),
+        }
+    }
+}
+
+/// A move that was read but cannot be played, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move as written (normalised).
+    pub text: MoveText,
+    /// Why it cannot be played.
+    pub reason: IllegalReason,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is illegal: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Why text could not be read as a move of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseMoveError {
+    /// The text is not a move at all.
+    Syntax {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        error: SyntaxError,
+    },
+    /// The text is a move, but not a legal one here.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseMoveError::Syntax { text, error } => write!(f, "'{text}' is not a move: {error}"),
+            ParseMoveError::Illegal(illegal) => illegal.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
+
+impl MoveText {
+    /// Finds the move this text names in `pos`, reading the short two-square
+    /// form in `dialect`.
+    pub fn resolve(&self, pos: &Position, dialect: Dialect) -> Result<Move, IllegalMove> {
+        let fail = |reason| IllegalMove {
+            text: *self,
+            reason,
+        };
+        if let Some(outcome) = pos.outcome() {
+            return Err(fail(IllegalReason::GameOver(outcome)));
+        }
+        let size = pos.size();
+        for square in [Some(self.first), self.second, Some(self.to)]
+            .into_iter()
+            .flatten()
+        {
+            if !size.contains(square) {
+                return Err(fail(IllegalReason::OffBoard(square)));
+            }
+        }
+        let mover = pos.turn();
+        let mine = |sq: Square| pos.piece_at(sq) == Some(mover);
+        // The front of the friendly line from `tail` in `direction`.
+        let front_of = |tail: Square, direction: Direction| -> (Square, u8) {
+            let mut head = tail;
+            let mut group = 1;
+            while let Some(next) = head.offset(direction, 1).filter(|&sq| mine(sq)) {
+                head = next;
+                group += 1;
+            }
+            (head, group)
+        };
+
+        // Tail, direction, group size and distance as the text says them.
+        let (tail, direction, group, distance) = match (self.second, dialect) {
+            (Some(second), _) if second != self.first => {
+                let (along, length) = self
+                    .first
+                    .line_to(second)
+                    .ok_or_else(|| fail(IllegalReason::NotInLine))?;
+                let (tail, head, direction) = match (
+                    second.line_to(self.to),
+                    self.first.line_to(self.to),
+                ) {
+                    (Some((d, _)), _) if d == along => (self.first, second, along),
+                    (_, Some((d, _))) if d == along.opposite() => (second, self.first, d),
+                    _ => return Err(fail(IllegalReason::NotInLine)),
+                };
+                let distance = head.line_to(self.to).map_or(0, |(_, n)| n);
+                (tail, direction, length + 1, distance)
+            }
+            (_, Dialect::Standard) => {
+                let (direction, span) = self
+                    .first
+                    .line_to(self.to)
+                    .ok_or_else(|| fail(IllegalReason::NotInLine))?;
+                if !mine(self.first) {
+                    return Err(fail(IllegalReason::NotYourPiece {
+                        square: self.first,
+                        mover,
+                        found: pos.piece_at(self.first),
+                    }));
+                }
+                let (_, group) = front_of(self.first, direction);
+                if span < group {
+                    return Err(fail(IllegalReason::Blocked(self.to)));
+                }
+                (self.first, direction, group, span - (group - 1))
+            }
+            (_, Dialect::RearPiece) => {
+                let (direction, distance) = self
+                    .first
+                    .line_to(self.to)
+                    .ok_or_else(|| fail(IllegalReason::NotInLine))?;
+                if !mine(self.first) {
+                    return Err(fail(IllegalReason::NotYourPiece {
+                        square: self.first,
+                        mover,
+                        found: pos.piece_at(self.first),
+                    }));
+                }
+                let (_, group) = front_of(self.first, direction);
+                (self.first, direction, group, distance)
+            }
+        };
+
+        // The group: every square from tail to head is the mover's, and the
+        // square after the head is not.
+        for i in 0..group {
+            let sq = tail
+                .offset(direction, i.into())
+                .ok_or_else(|| fail(IllegalReason::LeavesBoard))?;
+            if !mine(sq) {
+                return Err(fail(if i == 0 {
+                    IllegalReason::NotYourPiece {
+                        square: sq,
+                        mover,
+                        found: pos.piece_at(sq),
+                    }
+                } else {
+                    IllegalReason::NotAPhalanx(sq)
+                }));
+            }
+        }
+        let head = tail
+            .offset(direction, i32::from(group) - 1)
+            .ok_or_else(|| fail(IllegalReason::LeavesBoard))?;
+        if let Some(next) = head.offset(direction, 1).filter(|&sq| mine(sq)) {
+            return Err(fail(IllegalReason::NotTheFront(next)));
+        }
+        if distance > group {
+            return Err(fail(IllegalReason::TooFar { group, distance }));
+        }
+        // The path, then the destination.
+        for i in 1..distance {
+            let sq = head
+                .offset(direction, i.into())
+                .filter(|&sq| size.contains(sq))
+                .ok_or_else(|| fail(IllegalReason::LeavesBoard))?;
+            if pos.piece_at(sq).is_some() {
+                return Err(fail(IllegalReason::Blocked(sq)));
+            }
+        }
+        let destination = head
+            .offset(direction, distance.into())
+            .filter(|&sq| size.contains(sq))
+            .ok_or_else(|| fail(IllegalReason::LeavesBoard))?;
+        let mut enemies: u8 = 0;
+        match pos.piece_at(destination) {
+            Some(c) if c == mover => return Err(fail(IllegalReason::Blocked(destination))),
+            Some(_) => {
+                while destination
+                    .offset(direction, enemies.into())
+                    .is_some_and(|sq| pos.piece_at(sq) == Some(!mover))
+                {
+                    enemies += 1;
+                }
+                if group == 1 {
+                    return Err(fail(IllegalReason::SingleCannotCapture));
+                }
+                if enemies >= group {
+                    return Err(fail(IllegalReason::TooStrong { group, enemies }));
+                }
+            }
+            None => {}
+        }
+        match self.mark {
+            CaptureMark::Count(marked) if marked != enemies => {
+                return Err(fail(IllegalReason::WrongCaptureCount {
+                    marked,
+                    actual: enemies,
+                }));
+            }
+            CaptureMark::Captures if enemies == 0 => {
+                return Err(fail(IllegalReason::NotACapture));
+            }
+            _ => {}
+        }
+        let mv = Move::new(tail, direction, group, distance, enemies);
+        if !pos.is_legal(mv) {
+            // Every other rule was checked above, so only the symmetry rule is left.
+            return Err(fail(IllegalReason::Symmetry(pos.symmetry())));
+        }
+        Ok(mv)
+    }
+}
+
+impl Position {
+    /// Reads a move of the side to move in the standard notation (see the
+    /// [`notation`](crate::notation) module for the accepted forms).
+    pub fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        self.parse_move_in(text, Dialect::Standard)
+    }
+
+    /// Reads a move of the side to move, reading the two-square form in `dialect`.
+    pub fn parse_move_in(&self, text: &str, dialect: Dialect) -> Result<Move, ParseMoveError> {
+        let parsed: MoveText = text.parse().map_err(|error| ParseMoveError::Syntax {
+            text: text.to_owned(),
+            error,
+        })?;
+        parsed.resolve(self, dialect).map_err(ParseMoveError::Illegal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seeds004() -> Position {
+        "bbb3/2b3/4w1/1wb1w1/w3w1 w".parse().unwrap()
+    }
+
+    #[test]
+    fn canonical_and_accepted_forms() {
+        let pos = seeds004();
+        let canonical = pos.parse_move("e1,e3-e5").unwrap();
+        assert_eq!(canonical.to_string(), "e1,e3-e5");
+        for text in [
+            "E1,E3-E5",
+            "e1.e3-e5",
+            "e3,e1-e5",
+            "e1,e3 - e5",
+            "e1,e3\u{2013}e5",
+            "e1-e5",
+            " e1 , e3 - e5 ",
+        ] {
+            assert_eq!(pos.parse_move(text), Ok(canonical), "{text}");
+        }
+        assert_eq!(
+            pos.parse_move_in("e1-e3", Dialect::RearPiece),
+            Ok(canonical)
+        );
+        assert_eq!(Dialect::RearPiece.format(canonical), "e1-e3");
+    }
+
+    #[test]
+    fn capture_marks_are_checked() {
+        let mut pos = seeds004();
+        for text in ["e1,e3-e5", "c2-d1", "e4-d5"] {
+            let mv = pos.parse_move(text).unwrap();
+            pos.play(mv).unwrap();
+        }
+        let capture = pos.parse_move("a5,c5-d5").unwrap();
+        assert_eq!(capture.captures(), 2);
+        assert_eq!(capture.with_capture_mark().to_string(), "a5,c5-d5:2");
+        assert_eq!(pos.parse_move("a5,c5-d5:2"), Ok(capture));
+        assert_eq!(pos.parse_move("a5xd5"), Ok(capture));
+        let err = pos.parse_move("a5,c5-d5:3").unwrap_err();
+        assert_eq!(err.to_string(), "a5,c5-d5:3 is illegal: the move captures 2, not 3");
+        assert!(matches!(
+            pos.parse_move("b5xa4"),
+            Err(ParseMoveError::Illegal(IllegalMove {
+                reason: IllegalReason::NotACapture,
+                ..
+            }))
+        ));
+    }
+
+    #[test]
+    fn syntax_errors_differ_from_illegal_moves() {
+        let pos = Position::standard();
+        for text in ["", "e", "e1", "e1,", "e1-", "e1-e2 junk", "e1-e2:", "e1-e2:0", "1e-e2", "e1;e2-e3"] {
+            assert!(
+                matches!(pos.parse_move(text), Err(ParseMoveError::Syntax { .. })),
+                "{text}"
+            );
+        }
+        let reason = |text: &str| match pos.parse_move(text) {
+            Err(ParseMoveError::Illegal(illegal)) => illegal.reason,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert!(pos.parse_move("e1,e2-e4").is_ok());
+        assert!(matches!(reason("e3-e4"), IllegalReason::NotYourPiece { found: None, .. }));
+        assert!(matches!(reason("e12-e11"), IllegalReason::NotYourPiece { found: Some(Color::Black), .. }));
+        assert_eq!(reason("e1-e2"), IllegalReason::Blocked("e2".parse().unwrap()));
+        assert_eq!(reason("e2-f4"), IllegalReason::NotInLine);
+        assert_eq!(reason("z1-z2"), IllegalReason::OffBoard("z1".parse().unwrap()));
+        assert_eq!(reason("e1,e2-e5"), IllegalReason::TooFar { group: 2, distance: 3 });
+        assert_eq!(reason("a1,b1-b2"), IllegalReason::NotInLine);
+        assert_eq!(reason("a1,b1-c1"), IllegalReason::NotTheFront("c1".parse().unwrap()));
+        assert_eq!(reason("a1,c1-d1"), IllegalReason::NotTheFront("d1".parse().unwrap()));
+    }
+}

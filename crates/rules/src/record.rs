@@ -1,0 +1,642 @@
+//! Game records: a PGN-like text of tag pairs and numbered moves.
+//!
+//! ```text
+//! [White "alice"]
+//! [Black "bob"]
+//! [Result "0-1"]
+//! [Board "6x5"]
+//! [Symmetry "mirror"]
+//! [Position "bbb3/2b3/4w1/1wb1w1/w3w1 w"]
+//!
+//! 1. e1,e3-e5 c2-d1 2. e4-d5 a5,c5-d5:2 0-1
+//! ```
+//!
+//! `Board` (files x ranks, default `14x12`), `Symmetry` (default `mirror`)
+//! and `Position` (default: the board's starting position) say what game was
+//! played; `Result` is `1-0`, `0-1`, `1/2-1/2` or `*`. Other tags are kept as
+//! they are. Moves are written in canonical notation with capture marks, and
+//! read in any accepted form. Reading a record replays and checks every move;
+//! writing a record that was read gives the same text.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::notation::ParseMoveError;
+use crate::{
+    BoardSize, BoardSizeError, Color, Move, Outcome, ParsePositionError, ParseSymmetryError,
+    Position, Setup, Symmetry,
+};
+
+/// The result written in a record.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum GameResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`: only by agreement or adjudication, options outside the rules.
+    Draw,
+    /// `*`: the game goes on or was abandoned.
+    #[default]
+    Unfinished,
+}
+
+impl GameResult {
+    /// The win for `color`.
+    pub const fn win(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The result's token: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub const fn token(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+
+    fn from_token(token: &str) -> Option<GameResult> {
+        [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.token() == token)
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+/// Tags whose values the record derives from its game.
+const MANAGED_TAGS: [&str; 4] = ["Board", "Symmetry", "Position", "Result"];
+
+/// Why a record could not be read, or a change to it was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// A line that starts with `[` is not a tag pair `[Name "value"]`.
+    BadTag {
+        /// The line number (1-based).
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A tag name appears twice.
+    DuplicateTag(String),
+    /// A tag that the record manages itself was set by hand.
+    ManagedTag(String),
+    /// The `Board` tag is not a board size.
+    Board(BoardSizeError),
+    /// The `Symmetry` tag is not an option.
+    Symmetry(ParseSymmetryError),
+    /// The `Position` tag is not position text.
+    Position(ParsePositionError),
+    /// The `Board` and `Position` tags disagree.
+    SizeMismatch {
+        /// The `Board` tag.
+        board: BoardSize,
+        /// The size of the `Position` tag.
+        position: BoardSize,
+    },
+    /// The `Result` tag or result token is not a result.
+    BadResult(String),
+    /// The `Result` tag and the result at the end of the moves disagree.
+    ResultMismatch {
+        /// The `Result` tag.
+        tag: GameResult,
+        /// The result after the moves.
+        moves: GameResult,
+    },
+    /// A move cannot be read or played.
+    Move {
+        /// The move number, as written in the record.
+        number: usize,
+        /// The side that made it.
+        color: Color,
+        /// The move text.
+        text: String,
+        /// What is wrong.
+        error: ParseMoveError,
+    },
+    /// Moves continue after the game ended.
+    MoveAfterEnd {
+        /// The move number.
+        number: usize,
+        /// The side that made it.
+        color: Color,
+        /// How the game had ended.
+        outcome: Outcome,
+    },
+    /// The result contradicts the final position, where the rules decided the game.
+    ResultContradicts {
+        /// The result written.
+        result: GameResult,
+        /// What the rules say.
+        outcome: Outcome,
+    },
+    /// Something in the move text that is neither a move, a move number nor a result.
+    Unexpected(String),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RecordError::*;
+        let dots = |c: &Color| if *c == Color::White { "." } else { "..." };
+        match self {
+            BadTag { line, text } => write!(
+                f,
+                "line {line}: '{text}' is not a tag pair like [White \"alice\"]"
+            ),
+            DuplicateTag(name) => write!(f, "the tag {name} appears twice"),
+            ManagedTag(name) => write!(
+                f,
+                "the tag {name} follows from the game itself and cannot be set by hand"
+            ),
+            Board(e) => write!(f, "Board tag: {e}"),
+            Symmetry(e) => write!(f, "Symmetry tag: {e}"),
+            Position(e) => write!(f, "Position tag: {e}"),
+            SizeMismatch { board, position } => write!(
+                f,
+                "the Board tag says {board} but the Position tag is a {position} board"
+            ),
+            BadResult(t) => write!(
+                f,
+                "'{t}' is not a result: expected 1-0, 0-1, 1/2-1/2 or *"
+            ),
+            ResultMismatch { tag, moves } => write!(
+                f,
+                "the Result tag says {tag} but the moves end with {moves}"
+            ),
+            Move {
+                number,
+                color,
+                text,
+                error,
+            } => write!(f, "move {number}{} {text} ({color}): {error}", dots(color)),
+            MoveAfterEnd {
+                number,
+                color,
+                outcome,
+            } => write!(
+                f,
+                "move {number}{} ({color}) comes after the end of the game: {outcome}",
+                dots(color)
+            ),
+            ResultContradicts { result, outcome } => write!(
+                f,
+                "the result {result} contradicts the final position: {outcome}"
+            ),
+            Unexpected(t) => write!(f, "unexpected '{t}' in the moves"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// A game: its tags, starting position, moves and result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    tags: Vec<(String, String)>,
+    start: Position,
+    moves: Vec<Move>,
+    result: GameResult,
+    end: Position,
+}
+
+impl GameRecord {
+    /// An empty game from `start`, with the tags that say what game it is:
+    /// `Board`, `Symmetry`, `Position` when not the board's start, and `Result`.
+    pub fn new(start: Position) -> GameRecord {
+        let mut tags = vec![
+            ("White".to_owned(), "?".to_owned()),
+            ("Black".to_owned(), "?".to_owned()),
+            ("Date".to_owned(), "????.??.??".to_owned()),
+            ("Result".to_owned(), GameResult::Unfinished.token().to_owned()),
+            ("Board".to_owned(), start.size().to_string()),
+            ("Symmetry".to_owned(), start.symmetry().to_string()),
+        ];
+        if !start.is_start() {
+            tags.push(("Position".to_owned(), start.to_string()));
+        }
+        GameRecord {
+            tags,
+            end: start.clone(),
+            start,
+            moves: Vec::new(),
+            result: GameResult::Unfinished,
+        }
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The position after the last move.
+    pub fn position(&self) -> &Position {
+        &self.end
+    }
+
+    /// The position after the first `plies` moves (the final one if there are fewer).
+    pub fn position_after(&self, plies: usize) -> Position {
+        let mut pos = self.start.clone();
+        for &mv in self.moves.iter().take(plies) {
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
+    /// The moves, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The result.
+    pub fn result(&self) -> GameResult {
+        self.result
+    }
+
+    /// The value of tag `name`, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// All tags, in the order they are written.
+    pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// Sets (or adds) tag `name`. The tags `Board`, `Symmetry`, `Position`
+    /// and `Result` follow from the game and are refused.
+    pub fn set_tag(&mut self, name: &str, value: &str) -> Result<(), RecordError> {
+        if MANAGED_TAGS.contains(&name) {
+            return Err(RecordError::ManagedTag(name.to_owned()));
+        }
+        if !is_tag_name(name) {
+            return Err(RecordError::BadTag {
+                line: 0,
+                text: format!("[{name} \"{value}\"]"),
+            });
+        }
+        self.put_tag(name, value);
+        Ok(())
+    }
+
+    fn put_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(tag) => tag.1 = value.to_owned(),
+            None => self.tags.push((name.to_owned(), value.to_owned())),
+        }
+    }
+
+    /// Sets the result, for endings outside the rules (resignation, time,
+    /// agreement, adjudication). A game the rules have decided keeps its result.
+    pub fn set_result(&mut self, result: GameResult) -> Result<(), RecordError> {
+        if let Some(outcome) = self.end.outcome() {
+            if result != GameResult::win(outcome.winner) {
+                return Err(RecordError::ResultContradicts { result, outcome });
+            }
+        }
+        self.result = result;
+        self.put_tag("Result", result.token());
+        Ok(())
+    }
+
+    /// The move number and side of the next move.
+    fn next_number(&self) -> (usize, Color) {
+        let offset = usize::from(self.start.turn() == Color::Black);
+        let ply = self.moves.len() + offset;
+        let color = if ply % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        (ply / 2 + 1, color)
+    }
+
+    /// Plays and records `mv`. When the move ends the game by the rules, the
+    /// result is set.
+    pub fn push(&mut self, mv: Move) -> Result<(), RecordError> {
+        let (number, color) = self.next_number();
+        if let Some(outcome) = self.end.outcome() {
+            return Err(RecordError::MoveAfterEnd {
+                number,
+                color,
+                outcome,
+            });
+        }
+        if !self.end.is_legal(mv) {
+            let text = mv.to_string();
+            let error = self
+                .end
+                .parse_move(&text)
+                .err()
+                .unwrap_or(ParseMoveError::Syntax {
+                    text: text.clone(),
+                    error: crate::notation::SyntaxError::Empty,
+                });
+            return Err(RecordError::Move {
+                number,
+                color,
+                text,
+                error,
+            });
+        }
+        self.end.play_unchecked(mv);
+        self.moves.push(mv);
+        if let Some(outcome) = self.end.outcome() {
+            self.result = GameResult::win(outcome.winner);
+            self.put_tag("Result", self.result.token());
+        }
+        Ok(())
+    }
+
+    /// Reads move text in the standard notation, plays and records it.
+    pub fn push_text(&mut self, text: &str) -> Result<Move, RecordError> {
+        let (number, color) = self.next_number();
+        if let Some(outcome) = self.end.outcome() {
+            return Err(RecordError::MoveAfterEnd {
+                number,
+                color,
+                outcome,
+            });
+        }
+        let mv = self
+            .end
+            .parse_move(text)
+            .map_err(|error| RecordError::Move {
+                number,
+                color,
+                text: text.to_owned(),
+                error,
+            })?;
+        self.push(mv)?;
+        Ok(mv)
+    }
+}
+
+fn is_tag_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Reads `[Name "value"]`, with `\"` and `\\` escapes in the value.
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (name, rest) = inner.split_once(|c: char| c.is_whitespace())?;
+    let rest = rest.trim();
+    let body = rest.strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => value.push(chars.next()?),
+            '"' => return None,
+            c => value.push(c),
+        }
+    }
+    is_tag_name(name).then(|| (name.to_owned(), value))
+}
+
+/// Splits move text into tokens, joining the pieces of moves written with
+/// spaces (`e1,e3 - e5`).
+fn tokens(text: &str) -> Vec<String> {
+    let joiners = ['-', '\u{2013}', ',', '.', ':'];
+    let mut out: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        let join = out.last().is_some_and(|prev: &String| {
+            let prev_is_number = prev.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit());
+            !prev_is_number
+                && GameResult::from_token(prev).is_none()
+                && (prev.ends_with(joiners) || word.starts_with(joiners))
+        });
+        match out.last_mut() {
+            Some(prev) if join => prev.push_str(word),
+            _ => out.push(word.to_owned()),
+        }
+    }
+    out
+}
+
+impl FromStr for GameRecord {
+    type Err = RecordError;
+
+    fn from_str(s: &str) -> Result<GameRecord, RecordError> {
+        let mut tags: Vec<(String, String)> = Vec::new();
+        let mut movetext = String::new();
+        for (i, line) in s.lines().enumerate() {
+            let trimmed = line.trim();
+            if movetext.trim().is_empty() && trimmed.starts_with('[') {
+                let (name, value) = parse_tag(trimmed).ok_or_else(|| RecordError::BadTag {
+                    line: i + 1,
+                    text: trimmed.to_owned(),
+                })?;
+                if tags.iter().any(|(n, _)| *n == name) {
+                    return Err(RecordError::DuplicateTag(name));
+                }
+                tags.push((name, value));
+            } else {
+                movetext.push_str(line);
+                movetext.push('\n');
+            }
+        }
+        let tag = |name: &str| {
+            tags.iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let symmetry: Symmetry = match tag("Symmetry") {
+            Some(v) => v.parse().map_err(RecordError::Symmetry)?,
+            None => Symmetry::Mirror,
+        };
+        let board: Option<BoardSize> = match tag("Board") {
+            Some(v) => Some(v.parse().map_err(RecordError::Board)?),
+            None => None,
+        };
+        let start = match tag("Position") {
+            Some(text) => {
+                let setup: Setup = text.parse().map_err(RecordError::Position)?;
+                if let Some(board) = board.filter(|&b| b != setup.size) {
+                    return Err(RecordError::SizeMismatch {
+                        board,
+                        position: setup.size,
+                    });
+                }
+                Position::from_setup(&setup, symmetry)
+                    .expect("parsed position text is always a valid setup")
+            }
+            None => Position::new(board.unwrap_or_default(), symmetry),
+        };
+        let tag_result = match tag("Result") {
+            Some(v) => Some(
+                GameResult::from_token(v).ok_or_else(|| RecordError::BadResult(v.to_owned()))?,
+            ),
+            None => None,
+        };
+
+        let mut record = GameRecord {
+            tags: Vec::new(),
+            end: start.clone(),
+            start,
+            moves: Vec::new(),
+            result: GameResult::Unfinished,
+        };
+        let mut text_result = None;
+        for token in tokens(&movetext) {
+            if let Some(result) = text_result {
+                return Err(RecordError::Unexpected(format!("{token}' after '{result}")));
+            }
+            if let Some(result) = GameResult::from_token(&token) {
+                text_result = Some(result);
+                continue;
+            }
+            // A move number (`12.` or `12...`), possibly glued to a move.
+            let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+            let rest = &token[digits..];
+            let move_text = if digits > 0 && rest.starts_with('.') {
+                rest.trim_start_matches('.')
+            } else {
+                token.as_str()
+            };
+            if move_text.is_empty() {
+                continue;
+            }
+            if move_text.starts_with(['{', ';', '(']) {
+                return Err(RecordError::Unexpected(move_text.to_owned()));
+            }
+            record.push_text(move_text)?;
+        }
+        let result = match (tag_result, text_result) {
+            (Some(tag), Some(moves)) if tag != moves => {
+                return Err(RecordError::ResultMismatch { tag, moves });
+            }
+            (Some(r), _) | (None, Some(r)) => r,
+            (None, None) => GameResult::Unfinished,
+        };
+        if let Some(outcome) = record.end.outcome() {
+            if result != GameResult::win(outcome.winner) {
+                return Err(RecordError::ResultContradicts { result, outcome });
+            }
+        }
+        record.result = result;
+        record.tags = tags;
+        Ok(record)
+    }
+}
+
+/// The width move text is wrapped to.
+const LINE_WIDTH: usize = 79;
+
+impl fmt::Display for GameRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+            writeln!(f, "[{name} \"{escaped}\"]")?;
+        }
+        if !self.tags.is_empty() {
+            writeln!(f)?;
+        }
+        let mut words = Vec::with_capacity(self.moves.len() * 3 / 2 + 2);
+        let black_first = self.start.turn() == Color::Black;
+        for (i, mv) in self.moves.iter().enumerate() {
+            let ply = i + usize::from(black_first);
+            if ply % 2 == 0 {
+                words.push(format!("{}.", ply / 2 + 1));
+            } else if i == 0 {
+                words.push(format!("{}...", ply / 2 + 1));
+            }
+            words.push(mv.with_capture_mark().to_string());
+        }
+        words.push(self.result.token().to_owned());
+        let mut width = 0;
+        for word in words {
+            if width > 0 && width + 1 + word.len() > LINE_WIDTH {
+                writeln!(f)?;
+                width = 0;
+            } else if width > 0 {
+                f.write_str(" ")?;
+                width += 1;
+            }
+            f.write_str(&word)?;
+            width += word.len();
+        }
+        writeln!(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEEDS_004: &str = "[White \"ohs\"]\n[Black \"eks\"]\n[Result \"*\"]\n[Board \"6x5\"]\n\
+        [Symmetry \"mirror\"]\n[Position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\"]\n\n\
+        1. e1,e3-e5 c2-d1 2. e4-d5 a5,c5-d5:2 *\n";
+
+    #[test]
+    fn reads_and_writes_the_same_text() {
+        let record: GameRecord = SEEDS_004.parse().unwrap();
+        assert_eq!(record.moves().len(), 4);
+        assert_eq!(record.to_string(), SEEDS_004);
+    }
+
+    #[test]
+    fn lenient_input_is_normalised() {
+        let text = "[Board \"6x5\"]\n[Position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\"]\n\n\
+            1.E1,E3 - E5 c2-d1 2. e4-d5 A5.C5-D5\n";
+        let record: GameRecord = text.parse().unwrap();
+        assert_eq!(
+            record.to_string(),
+            "[Board \"6x5\"]\n[Position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\"]\n\n\
+             1. e1,e3-e5 c2-d1 2. e4-d5 a5,c5-d5:2 *\n"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_move_number() {
+        let err = "1. f1,g2-h3 e12,f11-h9 2. h1,h3-h7 *"
+            .parse::<GameRecord>()
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with("move 2. h1,h3-h7 (white): "),
+            "{err}"
+        );
+        let err = "1. f1,g2-h3 e12,f11-h9 2. h1,h3-h6 zz *"
+            .parse::<GameRecord>()
+            .unwrap_err();
+        assert!(err.to_string().starts_with("move 2... zz (black): 'zz' is not a move"), "{err}");
+        let err = "[Result \"1-0\"]\n\n1. f1,g2-h3 0-1".parse::<GameRecord>().unwrap_err();
+        assert_eq!(err, RecordError::ResultMismatch { tag: GameResult::WhiteWins, moves: GameResult::BlackWins });
+        assert!(matches!("[Board \"8x8\"]\n[Position \"4/4/4/4 w\"]".parse::<GameRecord>(), Err(RecordError::SizeMismatch { .. })));
+        assert!(matches!("[Board 8x8]".parse::<GameRecord>(), Err(RecordError::BadTag { line: 1, .. })));
+    }
+
+    #[test]
+    fn a_built_record_round_trips() {
+        let mut record = GameRecord::new(Position::new(BoardSize::CROSSINGS, Symmetry::File));
+        record.set_tag("White", "alice \"the bold\"").unwrap();
+        assert!(record.set_tag("Board", "9x9").is_err());
+        for text in ["a2-a3", "a7-a6", "b1,b2-b4"] {
+            record.push_text(text).unwrap();
+        }
+        let text = record.to_string();
+        let again: GameRecord = text.parse().unwrap();
+        assert_eq!(again, record);
+        assert_eq!(again.to_string(), text);
+        assert_eq!(again.tag("White"), Some("alice \"the bold\""));
+    }
+}
