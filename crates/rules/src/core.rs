@@ -19,14 +19,16 @@ use crate::{BoardSize, Color, Direction, Square, Symmetry};
 
 /// Receives the moves found by the generator: counts them or lists them.
 pub(crate) trait Sink {
-    /// One quiet move for each head in `heads`: the groups of `group` pieces
-    /// ending there, moving `distance` squares in `direction`.
-    fn heads<const N: usize, const L: u32>(
+    /// The quiet moves of groups of `group` pieces in `direction` from the
+    /// heads in `heads` (all with runs of at least `group`): for each head h,
+    /// one move for each distance from 1 to `room[h]` (which is min(e, group)
+    /// for e empty squares ahead).
+    fn group<const N: usize, const L: u32>(
         &mut self,
         heads: Bits<N>,
+        room: &Planes<N>,
         direction: Direction,
         group: u8,
-        distance: u8,
     );
 
     /// One move.
@@ -38,8 +40,14 @@ pub(crate) struct Counter(pub(crate) u64);
 
 impl Sink for Counter {
     #[inline(always)]
-    fn heads<const N: usize, const L: u32>(&mut self, heads: Bits<N>, _: Direction, _: u8, _: u8) {
-        self.0 += u64::from(heads.count());
+    fn group<const N: usize, const L: u32>(
+        &mut self,
+        heads: Bits<N>,
+        room: &Planes<N>,
+        _: Direction,
+        _: u8,
+    ) {
+        self.0 += room.total(heads);
     }
 
     #[inline(always)]
@@ -48,31 +56,74 @@ impl Sink for Counter {
     }
 }
 
+/// Calls `each` with every quiet move that [`Sink::group`] describes.
+#[inline(always)]
+fn each_group_move<const N: usize, const L: u32>(
+    heads: Bits<N>,
+    room: &Planes<N>,
+    direction: Direction,
+    group: u8,
+    mut each: impl FnMut(Move),
+) {
+    let (df, dr) = direction.step();
+    let back = (dr * (1 << L) + df) as isize * isize::from(group - 1);
+    for head in heads.iter() {
+        let tail = square_of::<L>((head as isize - back) as usize);
+        for distance in 1..=room.value(head) {
+            each(Move::new(tail, direction, group, distance, 0));
+        }
+    }
+}
+
 impl Sink for MoveList {
     #[inline(always)]
-    fn heads<const N: usize, const L: u32>(
+    fn group<const N: usize, const L: u32>(
         &mut self,
         heads: Bits<N>,
+        room: &Planes<N>,
         direction: Direction,
         group: u8,
-        distance: u8,
     ) {
-        let (df, dr) = direction.step();
-        let back = (dr * (1 << L) + df) as isize * isize::from(group - 1);
-        for h in heads.iter() {
-            self.push(Move::new(
-                square_of::<L>((h as isize - back) as usize),
-                direction,
-                group,
-                distance,
-                0,
-            ));
-        }
+        each_group_move::<N, L>(heads, room, direction, group, |mv| self.push(mv));
     }
 
     #[inline(always)]
     fn one(&mut self, mv: Move) {
         self.push(mv);
+    }
+}
+
+/// Passes on the moves the symmetry rule allows: the slow path, for the
+/// positions where the rule might forbid something.
+struct SymmetryFilter<'a, S, const N: usize, const L: u32> {
+    core: &'a Core<N, L>,
+    inner: &'a mut S,
+}
+
+impl<S: Sink, const N: usize, const L: u32> SymmetryFilter<'_, S, N, L> {
+    fn check(&mut self, mv: Move) {
+        let core = self.core;
+        let dest = Core::<N, L>::index(mv.destination());
+        let on_goal = core.goal[core.turn.index()].contains(dest);
+        if !(on_goal && core.move_creates_symmetry(mv)) {
+            self.inner.one(mv);
+        }
+    }
+}
+
+impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2, L2> {
+    fn group<const N: usize, const L: u32>(
+        &mut self,
+        heads: Bits<N>,
+        room: &Planes<N>,
+        direction: Direction,
+        group: u8,
+    ) {
+        each_group_move::<N, L>(heads, room, direction, group, |mv| self.check(mv));
+    }
+
+    fn one(&mut self, mv: Move) {
+        self.check(mv);
     }
 }
 
@@ -84,14 +135,61 @@ fn square_of<const L: u32>(index: usize) -> Square {
     Square::new(file, rank).unwrap_or(Square::new(0, 0).expect("a1 exists"))
 }
 
-/// The longest line a board can have.
-const MAX_LINE: usize = crate::square::MAX_DIMENSION as usize;
+/// Small counts for every square, bit-sliced: bit `p` of a square's count is
+/// set exactly when the square is in `planes[p]`.
+pub(crate) struct Planes<const N: usize> {
+    planes: [Bits<N>; 5],
+    used: usize,
+}
 
-/// Per-direction tables of the generator, kept across directions so that
-/// they are set up once per position.
-pub(crate) struct Scratch<const N: usize> {
-    clear: [Bits<N>; MAX_LINE],
-    goal_at: [Bits<N>; MAX_LINE],
+impl<const N: usize> Planes<N> {
+    #[inline(always)]
+    fn new() -> Self {
+        Planes {
+            planes: [Bits::EMPTY; 5],
+            used: 0,
+        }
+    }
+
+    /// Adds one to the counts of `squares`, given that this is the `step`-th
+    /// call and the sets shrink from call to call: then bit p of a count c is
+    /// the parity of floor(c / 2^p), the number of multiples of 2^p up to c.
+    #[inline(always)]
+    fn add(&mut self, step: u8, squares: Bits<N>) {
+        let top = step.trailing_zeros().min(4) as usize;
+        for plane in &mut self.planes[..=top] {
+            *plane ^= squares;
+        }
+        self.used = self.used.max(top + 1);
+    }
+
+    /// The sum of the counts of `squares`.
+    #[inline(always)]
+    fn total(&self, squares: Bits<N>) -> u64 {
+        let mut sum = 0;
+        for (p, plane) in self.planes[..self.used].iter().enumerate() {
+            sum += u64::from((squares & *plane).count()) << p;
+        }
+        sum
+    }
+
+    /// The count of one square.
+    #[inline(always)]
+    fn value(&self, square: usize) -> u8 {
+        let mut value = 0;
+        for (p, plane) in self.planes[..self.used].iter().enumerate() {
+            value |= u8::from(plane.contains(square)) << p;
+        }
+        value
+    }
+}
+
+/// The side to move's pieces, the opponent's and the empty squares.
+#[derive(Clone, Copy)]
+pub(crate) struct Sides<const N: usize> {
+    us: Bits<N>,
+    them: Bits<N>,
+    empty: Bits<N>,
 }
 
 /// A position on one board layout.
@@ -298,14 +396,18 @@ impl<const N: usize, const L: u32> Core<N, L> {
         )
     }
 
-    /// Whether the symmetry rule could forbid any move here. A cheap filter:
-    /// under `mirror` both sides need equal numbers after the move, and a move
-    /// never adds enemy pieces.
+    /// Whether the symmetry rule could forbid any move here. Under `mirror`,
+    /// a move that puts a piece on the mover's goal rank leaves a symmetric
+    /// position only if the opponent then has a piece on its own goal rank
+    /// (the mirror square), and a move never adds pieces there; and both sides
+    /// need equal numbers, while a move never adds enemy pieces.
     #[inline(always)]
     fn symmetry_matters(&self) -> bool {
         match self.symmetry {
             Symmetry::Off => false,
-            Symmetry::Mirror => self.count(self.turn) <= self.count(!self.turn),
+            Symmetry::Mirror => {
+                self.goal_count(!self.turn) > 0 && self.count(self.turn) <= self.count(!self.turn)
+            }
             Symmetry::File => true,
         }
     }
@@ -323,115 +425,91 @@ impl<const N: usize, const L: u32> Core<N, L> {
         if self.mover_has_crossed() {
             return;
         }
-        let symmetry = self.symmetry_matters();
-        let mut scratch = Scratch {
-            clear: [Bits::EMPTY; MAX_LINE],
-            goal_at: [Bits::EMPTY; MAX_LINE],
-        };
-        self.generate_direction::<S, 0>(sink, symmetry, &mut scratch);
-        self.generate_direction::<S, 1>(sink, symmetry, &mut scratch);
-        self.generate_direction::<S, 2>(sink, symmetry, &mut scratch);
-        self.generate_direction::<S, 3>(sink, symmetry, &mut scratch);
-        self.generate_direction::<S, 4>(sink, symmetry, &mut scratch);
-        self.generate_direction::<S, 5>(sink, symmetry, &mut scratch);
-        self.generate_direction::<S, 6>(sink, symmetry, &mut scratch);
-        self.generate_direction::<S, 7>(sink, symmetry, &mut scratch);
+        if self.symmetry_matters() {
+            let mut filter = SymmetryFilter {
+                core: self,
+                inner: sink,
+            };
+            self.generate_all(&mut filter);
+        } else {
+            self.generate_all(sink);
+        }
     }
 
-    /// The moves in direction number `D` of [`Direction::ALL`].
-    ///
-    /// For each group size k (outer loop) it keeps `heads`, the heads with a run
-    /// of at least k friendly pieces behind them; `scratch.clear[n - 1]` holds the
-    /// squares with n empty squares ahead. A head with run >= k and n <= k empty
-    /// squares ahead has the quiet move (k, n), so the quiet moves of group size
-    /// k are the sets `heads & clear[n - 1]` for n = 1..=k.
+    /// Feeds every move to `sink`, ignoring the symmetry rule.
     #[inline(always)]
-    fn generate_direction<S: Sink, const D: usize>(
-        &self,
-        sink: &mut S,
-        symmetry: bool,
-        scratch: &mut Scratch<N>,
-    ) {
+    fn generate_all<S: Sink>(&self, sink: &mut S) {
+        let us = self.pieces[self.turn.index()];
+        let them = self.pieces[(!self.turn).index()];
+        let empty = self.board.and_not(us | them);
+        let sides = Sides { us, them, empty };
+        self.generate_direction::<S, 0>(sink, &sides);
+        self.generate_direction::<S, 1>(sink, &sides);
+        self.generate_direction::<S, 2>(sink, &sides);
+        self.generate_direction::<S, 3>(sink, &sides);
+        self.generate_direction::<S, 4>(sink, &sides);
+        self.generate_direction::<S, 5>(sink, &sides);
+        self.generate_direction::<S, 6>(sink, &sides);
+        self.generate_direction::<S, 7>(sink, &sides);
+    }
+
+    /// The moves in direction number `D` of [`Direction::ALL`], ignoring the
+    /// symmetry rule.
+    ///
+    /// A head (a friendly piece whose next square ahead is not friendly) with
+    /// a run of r friendly pieces behind it and e empty squares ahead has the
+    /// quiet moves (group g, distance n) for g <= r and n <= min(g, e). The
+    /// loop runs over g with the heads whose run is at least g, keeping
+    /// min(e, g) for every square in bit-sliced form ([`Planes`]), so that a
+    /// counter adds up a group size's moves with a few popcounts. Captures are
+    /// rarer and are found head by head.
+    #[inline(always)]
+    fn generate_direction<S: Sink, const D: usize>(&self, sink: &mut S, sides: &Sides<N>) {
         let direction = Direction::ALL[D];
         let delta = Self::delta(direction);
         let board = self.board;
-        let us = self.pieces[self.turn.index()];
-        let them = self.pieces[(!self.turn).index()];
-        let empty = board.and_not(us | them);
+        let Sides { us, them, empty } = *sides;
         // `ahead(x)`: the squares one step ahead of `x`; `behind(x)`: one step behind.
         let ahead = |x: Bits<N>| x.shift(delta) & board;
         let behind = |x: Bits<N>| x.shift(-delta) & board;
 
-        // The symmetry rule concerns moves whose head lands on the goal rank;
-        // that needs a direction that does not lead away from it.
-        let toward_goal = match self.turn {
-            Color::White => direction.step().1,
-            Color::Black => -direction.step().1,
-        };
-        let check_goal = symmetry && toward_goal >= 0;
-
-        // A head is a friendly piece whose next square ahead is not friendly.
-        let mut heads = us.and_not(behind(us));
-        let mut run = us; // squares ending a friendly line of at least `group`
+        let heads = us.and_not(behind(us));
         let mut clear = behind(empty); // squares with `group` empty squares ahead
-        let mut goal_at = behind(self.goal[self.turn.index()]);
-        // Squares whose first non-empty square ahead, `group` steps away, is an enemy.
-        let mut reach = behind(them);
+        // Quiet moves: the heads with room to move and a run of at least `group`.
+        let mut movers = heads & clear;
+        let mut run = us; // squares ending a friendly line of at least `group`
+        let mut room = Planes::new(); // min(e, group) for every square
         let mut group: u8 = 1;
-        loop {
-            let k = usize::from(group);
-            scratch.clear[k - 1] = clear;
-            if check_goal {
-                scratch.goal_at[k - 1] = goal_at;
-            }
-            for n in 1..=group {
-                let mut movers = heads & scratch.clear[usize::from(n) - 1];
-                if movers.is_empty() {
-                    break;
-                }
-                if check_goal {
-                    let touching = movers & scratch.goal_at[usize::from(n) - 1];
-                    if touching.any() {
-                        movers = movers.and_not(touching);
-                        for head in touching.iter() {
-                            self.checked_move(sink, head, direction, group, n, 0);
-                        }
-                    }
-                }
-                sink.heads::<N, L>(movers, direction, group, n);
-            }
-            // Captures with the target `group` steps ahead; at group 2 also
-            // those with the target adjacent (a capture needs two pieces).
-            if group >= 2 {
-                let candidates = heads & reach;
-                for head in candidates.iter() {
-                    self.capture_moves(sink, head, direction, group, check_goal);
-                }
-            }
+        while movers.any() {
+            room.add(group, clear);
+            sink.group::<N, L>(movers, &room, direction, group);
             run = run & ahead(run);
-            heads = heads & run;
-            if heads.is_empty() {
-                break;
+            movers = movers & run;
+            group += 1;
+            if clear.any() {
+                clear = behind(clear & empty);
             }
-            if group == 1 {
-                let adjacent = heads & reach;
-                for head in adjacent.iter() {
-                    self.capture_moves(sink, head, direction, 1, check_goal);
+        }
+
+        // Captures: a head with a run of at least max(j, 2) whose first
+        // non-empty square ahead, j steps away, is an enemy piece.
+        let mut run = us & ahead(us);
+        let mut strong = heads & run;
+        let mut reach = behind(them);
+        let mut j: u8 = 1;
+        while strong.any() && reach.any() {
+            let candidates = strong & reach;
+            if candidates.any() {
+                for head in candidates.iter() {
+                    self.capture_moves(sink, head, direction, j);
                 }
             }
-            group += 1;
-            if usize::from(group) > MAX_LINE {
-                break;
+            if j >= 2 {
+                run = run & ahead(run);
+                strong = strong & run;
             }
-            clear = behind(clear & empty);
             reach = behind(reach & empty);
-            // Longer groups need an empty square ahead or an enemy in reach.
-            if (heads & scratch.clear[0]).is_empty() && reach.is_empty() {
-                break;
-            }
-            if check_goal {
-                goal_at = behind(goal_at);
-            }
+            j += 1;
         }
     }
 
@@ -448,25 +526,6 @@ impl<const N: usize, const L: u32> Core<N, L> {
         length
     }
 
-    /// The move of the `group` ending at `head` over `distance`, if the
-    /// symmetry rule allows it.
-    fn checked_move<S: Sink>(
-        &self,
-        sink: &mut S,
-        head: usize,
-        direction: Direction,
-        group: u8,
-        distance: u8,
-        captures: u8,
-    ) {
-        let delta = Self::delta(direction) as isize;
-        let tail = (head as isize - isize::from(group - 1) * delta) as usize;
-        let mv = Move::new(square_of::<L>(tail), direction, group, distance, captures);
-        if !self.move_creates_symmetry(mv) {
-            sink.one(mv);
-        }
-    }
-
     /// The captures by the groups ending at `head` on the enemy piece `distance` ahead.
     #[inline(always)]
     fn capture_moves<S: Sink>(
@@ -475,7 +534,6 @@ impl<const N: usize, const L: u32> Core<N, L> {
         head: usize,
         direction: Direction,
         distance: u8,
-        check_goal: bool,
     ) {
         let delta = Self::delta(direction) as isize;
         let them = self.pieces[(!self.turn).index()];
@@ -486,22 +544,19 @@ impl<const N: usize, const L: u32> Core<N, L> {
             enemies += 1;
             i += delta;
         }
-        let min_group = distance.max(enemies + 1);
-        let touches_goal = check_goal && self.goal[self.turn.index()].contains(target as usize);
         let run = self.run_length(head, delta);
-        for group in min_group..=run {
-            if touches_goal {
-                self.checked_move(sink, head, direction, group, distance, enemies);
-            } else {
-                let tail = (head as isize - isize::from(group - 1) * delta) as usize;
+        let mut tail = head as isize;
+        for group in 1..=run {
+            if group >= distance && group > enemies {
                 sink.one(Move::new(
-                    square_of::<L>(tail),
+                    square_of::<L>(tail as usize),
                     direction,
                     group,
                     distance,
                     enemies,
                 ));
             }
+            tail -= delta;
         }
     }
 

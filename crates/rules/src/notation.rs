@@ -451,14 +451,12 @@ impl MoveText {
                     .first
                     .line_to(second)
                     .ok_or_else(|| fail(IllegalReason::NotInLine))?;
-                let (tail, head, direction) = match (
-                    second.line_to(self.to),
-                    self.first.line_to(self.to),
-                ) {
-                    (Some((d, _)), _) if d == along => (self.first, second, along),
-                    (_, Some((d, _))) if d == along.opposite() => (second, self.first, d),
-                    _ => return Err(fail(IllegalReason::NotInLine)),
-                };
+                let (tail, head, direction) =
+                    match (second.line_to(self.to), self.first.line_to(self.to)) {
+                        (Some((d, _)), _) if d == along => (self.first, second, along),
+                        (_, Some((d, _))) if d == along.opposite() => (second, self.first, d),
+                        _ => return Err(fail(IllegalReason::NotInLine)),
+                    };
                 let distance = head.line_to(self.to).map_or(0, |(_, n)| n);
                 (tail, direction, length + 1, distance)
             }
@@ -591,7 +589,9 @@ impl Position {
             text: text.to_owned(),
             error,
         })?;
-        parsed.resolve(self, dialect).map_err(ParseMoveError::Illegal)
+        parsed
+            .resolve(self, dialect)
+            .map_err(ParseMoveError::Illegal)
     }
 }
 
@@ -639,7 +639,10 @@ mod tests {
         assert_eq!(pos.parse_move("a5,c5-d5:2"), Ok(capture));
         assert_eq!(pos.parse_move("a5xd5"), Ok(capture));
         let err = pos.parse_move("a5,c5-d5:3").unwrap_err();
-        assert_eq!(err.to_string(), "a5,c5-d5:3 is illegal: the move captures 2, not 3");
+        assert_eq!(
+            err.to_string(),
+            "a5,c5-d5:3 is illegal: the move captures 2, not 3"
+        );
         assert!(matches!(
             pos.parse_move("b5xa4"),
             Err(ParseMoveError::Illegal(IllegalMove {
@@ -652,7 +655,18 @@ mod tests {
     #[test]
     fn syntax_errors_differ_from_illegal_moves() {
         let pos = Position::standard();
-        for text in ["", "e", "e1", "e1,", "e1-", "e1-e2 junk", "e1-e2:", "e1-e2:0", "1e-e2", "e1;e2-e3"] {
+        for text in [
+            "",
+            "e",
+            "e1",
+            "e1,",
+            "e1-",
+            "e1-e2 junk",
+            "e1-e2:",
+            "e1-e2:0",
+            "1e-e2",
+            "e1;e2-e3",
+        ] {
             assert!(
                 matches!(pos.parse_move(text), Err(ParseMoveError::Syntax { .. })),
                 "{text}"
@@ -663,14 +677,41 @@ mod tests {
             other => panic!("{text}: {other:?}"),
         };
         assert!(pos.parse_move("e1,e2-e4").is_ok());
-        assert!(matches!(reason("e3-e4"), IllegalReason::NotYourPiece { found: None, .. }));
-        assert!(matches!(reason("e12-e11"), IllegalReason::NotYourPiece { found: Some(Color::Black), .. }));
-        assert_eq!(reason("e1-e2"), IllegalReason::Blocked("e2".parse().unwrap()));
+        assert!(matches!(
+            reason("e3-e4"),
+            IllegalReason::NotYourPiece { found: None, .. }
+        ));
+        assert!(matches!(
+            reason("e12-e11"),
+            IllegalReason::NotYourPiece {
+                found: Some(Color::Black),
+                ..
+            }
+        ));
+        assert_eq!(
+            reason("e1-e2"),
+            IllegalReason::Blocked("e2".parse().unwrap())
+        );
         assert_eq!(reason("e2-f4"), IllegalReason::NotInLine);
-        assert_eq!(reason("z1-z2"), IllegalReason::OffBoard("z1".parse().unwrap()));
-        assert_eq!(reason("e1,e2-e5"), IllegalReason::TooFar { group: 2, distance: 3 });
+        assert_eq!(
+            reason("z1-z2"),
+            IllegalReason::OffBoard("z1".parse().unwrap())
+        );
+        assert_eq!(
+            reason("e1,e2-e5"),
+            IllegalReason::TooFar {
+                group: 2,
+                distance: 3
+            }
+        );
         assert_eq!(reason("a1,b1-b2"), IllegalReason::NotInLine);
-        assert_eq!(reason("a1,b1-c1"), IllegalReason::NotTheFront("c1".parse().unwrap()));
-        assert_eq!(reason("a1,c1-d1"), IllegalReason::NotTheFront("d1".parse().unwrap()));
+        assert_eq!(
+            reason("a1,b1-c1"),
+            IllegalReason::NotTheFront("c1".parse().unwrap())
+        );
+        assert_eq!(
+            reason("a1,c1-d1"),
+            IllegalReason::NotTheFront("d1".parse().unwrap())
+        );
     }
 }

@@ -169,10 +169,7 @@ impl fmt::Display for RecordError {
                 f,
                 "the Board tag says {board} but the Position tag is a {position} board"
             ),
-            BadResult(t) => write!(
-                f,
-                "'{t}' is not a result: expected 1-0, 0-1, 1/2-1/2 or *"
-            ),
+            BadResult(t) => write!(f, "'{t}' is not a result: expected 1-0, 0-1, 1/2-1/2 or *"),
             ResultMismatch { tag, moves } => write!(
                 f,
                 "the Result tag says {tag} but the moves end with {moves}"
@@ -221,7 +218,10 @@ impl GameRecord {
             ("White".to_owned(), "?".to_owned()),
             ("Black".to_owned(), "?".to_owned()),
             ("Date".to_owned(), "????.??.??".to_owned()),
-            ("Result".to_owned(), GameResult::Unfinished.token().to_owned()),
+            (
+                "Result".to_owned(),
+                GameResult::Unfinished.token().to_owned(),
+            ),
             ("Board".to_owned(), start.size().to_string()),
             ("Symmetry".to_owned(), start.symmetry().to_string()),
         ];
@@ -420,7 +420,10 @@ fn tokens(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
         let join = out.last().is_some_and(|prev: &String| {
-            let prev_is_number = prev.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit());
+            let prev_is_number = prev
+                .trim_end_matches('.')
+                .bytes()
+                .all(|b| b.is_ascii_digit());
             !prev_is_number
                 && GameResult::from_token(prev).is_none()
                 && (prev.ends_with(joiners) || word.starts_with(joiners))
@@ -526,7 +529,8 @@ impl FromStr for GameRecord {
                 return Err(RecordError::ResultMismatch { tag, moves });
             }
             (Some(r), _) | (None, Some(r)) => r,
-            (None, None) => GameResult::Unfinished,
+            // No result written: the rules' verdict, if they reached one.
+            (None, None) => record.result,
         };
         if let Some(outcome) = record.end.outcome() {
             if result != GameResult::win(outcome.winner) {
@@ -618,11 +622,29 @@ mod tests {
         let err = "1. f1,g2-h3 e12,f11-h9 2. h1,h3-h6 zz *"
             .parse::<GameRecord>()
             .unwrap_err();
-        assert!(err.to_string().starts_with("move 2... zz (black): 'zz' is not a move"), "{err}");
-        let err = "[Result \"1-0\"]\n\n1. f1,g2-h3 0-1".parse::<GameRecord>().unwrap_err();
-        assert_eq!(err, RecordError::ResultMismatch { tag: GameResult::WhiteWins, moves: GameResult::BlackWins });
-        assert!(matches!("[Board \"8x8\"]\n[Position \"4/4/4/4 w\"]".parse::<GameRecord>(), Err(RecordError::SizeMismatch { .. })));
-        assert!(matches!("[Board 8x8]".parse::<GameRecord>(), Err(RecordError::BadTag { line: 1, .. })));
+        assert!(
+            err.to_string()
+                .starts_with("move 2... zz (black): 'zz' is not a move"),
+            "{err}"
+        );
+        let err = "[Result \"1-0\"]\n\n1. f1,g2-h3 0-1"
+            .parse::<GameRecord>()
+            .unwrap_err();
+        assert_eq!(
+            err,
+            RecordError::ResultMismatch {
+                tag: GameResult::WhiteWins,
+                moves: GameResult::BlackWins
+            }
+        );
+        assert!(matches!(
+            "[Board \"8x8\"]\n[Position \"4/4/4/4 w\"]".parse::<GameRecord>(),
+            Err(RecordError::SizeMismatch { .. })
+        ));
+        assert!(matches!(
+            "[Board 8x8]".parse::<GameRecord>(),
+            Err(RecordError::BadTag { line: 1, .. })
+        ));
     }
 
     #[test]

@@ -1,8 +1,6 @@
 //! The examples of the source documents (RULES.md section 6), replayed move by move.
 
-use epaminondas_rules::{
-    Color, GameRecord, GameResult, Outcome, Position, Symmetry, WinReason,
-};
+use epaminondas_rules::{Color, GameRecord, GameResult, Outcome, Position, Symmetry, WinReason};
 
 fn play_all(pos: &mut Position, moves: &[&str]) {
     for text in moves {
@@ -39,12 +37,16 @@ fn seeds_002_opening() {
 #[test]
 fn seeds_002_capture_of_a_column_of_three() {
     // Black h12..h9; white h6, h5, h4 (a column of three below h7 and h8).
-    let mut pos: Position = "7b6/7b6/7b6/7b6/14/14/7w6/7w6/7w6/14/14/14 b".parse().unwrap();
+    let mut pos: Position = "7b6/7b6/7b6/7b6/14/14/7w6/7w6/7w6/14/14/14 b"
+        .parse()
+        .unwrap();
     play_all(&mut pos, &["h12,h9-h6"]);
     assert_eq!(pos.count(Color::White), 0);
     assert_eq!(pos.count(Color::Black), 4);
     // With four white pieces the same move is refused.
-    let pos: Position = "7b6/7b6/7b6/7b6/14/14/7w6/7w6/7w6/7w6/14/14 b".parse().unwrap();
+    let pos: Position = "7b6/7b6/7b6/7b6/14/14/7w6/7w6/7w6/7w6/14/14 b"
+        .parse()
+        .unwrap();
     assert!(pos.parse_move("h12,h9-h6").is_err());
 }
 
@@ -55,10 +57,16 @@ fn seeds_004_game_and_result() {
     assert_eq!(pos.size().to_string(), "6x5");
     play_all(&mut pos, &["e1,e3-e5"]);
     // White has crossed: Black must answer but has not lost yet.
-    assert_eq!((pos.goal_count(Color::White), pos.goal_count(Color::Black)), (1, 0));
+    assert_eq!(
+        (pos.goal_count(Color::White), pos.goal_count(Color::Black)),
+        (1, 0)
+    );
     assert_eq!(pos.outcome(), None);
     play_all(&mut pos, &["c2-d1", "e4-d5"]);
-    assert_eq!((pos.goal_count(Color::White), pos.goal_count(Color::Black)), (2, 1));
+    assert_eq!(
+        (pos.goal_count(Color::White), pos.goal_count(Color::Black)),
+        (2, 1)
+    );
     assert_eq!(pos.outcome(), None);
     let capture = pos.parse_move("a5,c5-d5").unwrap();
     assert_eq!(capture.captures(), 2);
@@ -145,12 +153,18 @@ fn seeds_004_capture_diagrams() {
         let longest = pos
             .legal_moves()
             .iter()
-            .filter(|m| m.tail().to_string() == "i2" && m.group_size() == 3 && m.head().to_string() == "g2")
+            .filter(|m| {
+                m.tail().to_string() == "i2" && m.group_size() == 3 && m.head().to_string() == "g2"
+            })
             .map(|m| m.distance())
             .max();
         assert_eq!(longest, Some(mv.distance()), "{before}");
         pos.play(mv).unwrap();
-        assert_eq!(pos.to_string(), format!("10/10/{}/10 w", to_rank(after)), "{before}");
+        assert_eq!(
+            pos.to_string(),
+            format!("10/10/{}/10 w", to_rank(after)),
+            "{before}"
+        );
     }
 }
 

@@ -80,25 +80,37 @@ impl RefMove {
     }
 }
 
-impl fmt::Display for RefMove {
-    /// Written like the canonical notation (`tail,head-landing` or
-    /// `tail-landing`), plus the fields, for mismatch reports.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl RefMove {
+    /// The canonical notation of RULES.md section 5, written here from the
+    /// move's squares: `tail-landing` for a single piece, `tail,head-landing`
+    /// for a group.
+    pub fn notation(&self) -> String {
         let (df, dr) = step(self.direction);
         let g = i32::from(self.group) - 1;
         let head = sq(
             i32::from(self.tail.file()) + df * g,
             i32::from(self.tail.rank()) + dr * g,
         );
+        let name = |s: Square| format!("{}{}", char::from(b'a' + s.file()), s.rank() + 1);
         if self.group > 1 {
-            write!(f, "{},{}-{}", self.tail, head, self.landing)?;
+            format!("{},{}-{}", name(self.tail), name(head), name(self.landing))
         } else {
-            write!(f, "{}-{}", self.tail, self.landing)?;
+            format!("{}-{}", name(self.tail), name(self.landing))
         }
+    }
+}
+
+impl fmt::Display for RefMove {
+    /// The notation and the fields, for mismatch reports.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            " ({:?}, group {}, distance {}, captures {})",
-            self.direction, self.group, self.distance, self.captures
+            "{} ({:?}, group {}, distance {}, captures {})",
+            self.notation(),
+            self.direction,
+            self.group,
+            self.distance,
+            self.captures
         )
     }
 }
@@ -280,9 +292,9 @@ impl Grid {
                         let (lf, lr) = (hf + n * df, hr + n * dr);
                         // Count the enemy line starting at the landing square.
                         let m: i32 = match self.look(lf, lr) {
-                            None => continue,                       // off the board
-                            Some(Some(c)) if c == me => continue,   // own piece
-                            Some(None) => 0,                        // quiet move
+                            None => continue,                     // off the board
+                            Some(Some(c)) if c == me => continue, // own piece
+                            Some(None) => 0,                      // quiet move
                             Some(Some(_)) => {
                                 let mut m = 0;
                                 while self.look(lf + m * df, lr + m * dr) == Some(Some(!me)) {
@@ -329,6 +341,21 @@ impl Grid {
         out
     }
 
+    /// Number of leaves of the legal-move tree `depth` plies deep.
+    pub fn perft(&self, symmetry: Symmetry, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.moves(symmetry).moves;
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|m| m.after.perft(symmetry, depth - 1))
+            .sum()
+    }
+
     /// RULES.md section 3: the side to move wins by crossing, or loses with
     /// no legal move; otherwise the game goes on.
     pub fn outcome(&self, symmetry: Symmetry) -> Option<Outcome> {
@@ -372,7 +399,11 @@ impl fmt::Display for Grid {
                 f.write_str("/")?;
             }
         }
-        f.write_str(if self.turn == Color::White { " w" } else { " b" })
+        f.write_str(if self.turn == Color::White {
+            " w"
+        } else {
+            " b"
+        })
     }
 }
 

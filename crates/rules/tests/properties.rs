@@ -1,0 +1,221 @@
+//! Property tests (proptest) of positions, moves and position text:
+//! - playing a move and undoing it restores the position and its hash, along
+//!   random games and for every legal move of the position reached;
+//! - the incremental hash equals `compute_hash()` after every move of a
+//!   random game;
+//! - position text: `Display` then `parse` gives the same position (and the
+//!   same hash), on random games and on random setups of every size;
+//! - `Setup`: text round trip, `from_setup` then `to_setup` keeps the pieces,
+//!   and bad setups (a piece off the board, two on one square) are refused;
+//! - move `Display` strings are unique among a position's legal moves and
+//!   name the move's own tail, head and destination.
+
+mod reference;
+
+use std::collections::HashSet;
+
+use epaminondas_rules::{BoardSize, Color, Move, Position, PositionError, Setup, Square, Symmetry};
+use proptest::prelude::*;
+use reference::Rng;
+
+/// A board size: any, with the standard and Crossings boards often.
+fn size() -> impl Strategy<Value = BoardSize> {
+    prop_oneof![
+        2 => Just(BoardSize::STANDARD),
+        1 => Just(BoardSize::CROSSINGS),
+        4 => (4u8..=26, 4u8..=26).prop_map(|(f, r)| BoardSize::new(f, r).unwrap()),
+    ]
+}
+
+fn symmetry() -> impl Strategy<Value = Symmetry> {
+    prop::sample::select(Symmetry::ALL.to_vec())
+}
+
+/// A random game from the start: the start position, the moves played and
+/// the position before each of them. Stops early at a terminal position.
+#[derive(Debug, Clone)]
+struct Game {
+    start: Position,
+    moves: Vec<Move>,
+    before: Vec<Position>,
+    end: Position,
+}
+
+fn play_game(size: BoardSize, symmetry: Symmetry, seed: u64, plies: usize) -> Game {
+    let start = Position::new(size, symmetry);
+    let mut rng = Rng::new(seed);
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut before = Vec::new();
+    for _ in 0..plies {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = *rng.pick(&legal);
+        before.push(pos.clone());
+        pos.play(mv).expect("a generated move is legal");
+        moves.push(mv);
+    }
+    Game {
+        start,
+        moves,
+        before,
+        end: pos,
+    }
+}
+
+fn game() -> impl Strategy<Value = Game> {
+    (size(), symmetry(), any::<u64>(), 0usize..120)
+        .prop_map(|(size, symmetry, seed, plies)| play_game(size, symmetry, seed, plies))
+}
+
+/// A valid setup: each square of the board empty, white or black, with a
+/// density chosen per setup.
+fn setup() -> impl Strategy<Value = Setup> {
+    (size(), any::<u64>(), 0u32..=100, any::<bool>()).prop_map(|(size, seed, density, white)| {
+        let mut rng = Rng::new(seed);
+        let mut pieces = Vec::new();
+        for sq in size.all_squares() {
+            if rng.below(100) < density as usize {
+                let color = if rng.chance(0.5) {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                pieces.push((sq, color));
+            }
+        }
+        // Any order is allowed.
+        for i in (1..pieces.len()).rev() {
+            let j = rng.below(i + 1);
+            pieces.swap(i, j);
+        }
+        Setup {
+            size,
+            pieces,
+            turn: if white { Color::White } else { Color::Black },
+        }
+    })
+}
+
+fn sorted(mut pieces: Vec<(Square, Color)>) -> Vec<(Square, Color)> {
+    pieces.sort();
+    pieces
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn play_then_undo_restores_position_and_hash(game in game()) {
+        // Take the whole game back, move by move.
+        let mut pos = game.end.clone();
+        for (mv, before) in game.moves.iter().zip(&game.before).rev() {
+            pos.undo_unchecked(*mv);
+            prop_assert_eq!(&pos, before, "undoing {}", mv);
+            prop_assert_eq!(pos.hash(), before.hash());
+        }
+        prop_assert_eq!(&pos, &game.start);
+        // Every legal move of the final position, played and taken back.
+        let mut pos = game.end.clone();
+        for &mv in &game.end.legal_moves() {
+            pos.play_unchecked(mv);
+            prop_assert_ne!(&pos, &game.end);
+            pos.undo_unchecked(mv);
+            prop_assert_eq!(&pos, &game.end, "play and undo {} in {}", mv, game.end);
+            prop_assert_eq!(pos.hash(), game.end.hash());
+        }
+    }
+
+    #[test]
+    fn incremental_hash_matches_computed(game in game()) {
+        let mut pos = game.start.clone();
+        prop_assert_eq!(pos.hash(), pos.compute_hash());
+        for &mv in &game.moves {
+            pos.play_unchecked(mv);
+            prop_assert_eq!(pos.hash(), pos.compute_hash(), "after {} in {}", mv, pos);
+            // The same position built from scratch has the same hash.
+            let rebuilt = Position::from_setup(&pos.to_setup(), pos.symmetry()).unwrap();
+            prop_assert_eq!(rebuilt.hash(), pos.hash());
+            prop_assert_eq!(&rebuilt, &pos);
+        }
+    }
+
+    #[test]
+    fn position_text_round_trip(game in game()) {
+        for pos in game.before.iter().chain([&game.end]) {
+            let text = pos.to_string();
+            let parsed: Position = text.parse().unwrap();
+            prop_assert_eq!(parsed.symmetry(), Symmetry::Mirror);
+            let parsed = parsed.with_symmetry(pos.symmetry());
+            prop_assert_eq!(&parsed, pos, "{}", text);
+            prop_assert_eq!(parsed.hash(), pos.hash());
+            prop_assert_eq!(parsed.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn setup_round_trip(setup in setup(), symmetry in symmetry()) {
+        let text = setup.to_string();
+        let parsed: Setup = text.parse().unwrap();
+        prop_assert_eq!(parsed.size, setup.size);
+        prop_assert_eq!(parsed.turn, setup.turn);
+        prop_assert_eq!(sorted(parsed.pieces.clone()), sorted(setup.pieces.clone()));
+        prop_assert_eq!(parsed.to_string(), text.clone());
+
+        let pos = Position::from_setup(&setup, symmetry).unwrap();
+        prop_assert_eq!(pos.to_string(), text.clone());
+        let back = pos.to_setup();
+        prop_assert_eq!(back.size, setup.size);
+        prop_assert_eq!(back.turn, setup.turn);
+        prop_assert_eq!(sorted(back.pieces), sorted(setup.pieces.clone()));
+        let from_text: Position = text.parse().unwrap();
+        prop_assert_eq!(from_text.with_symmetry(symmetry), pos.clone());
+        prop_assert_eq!(pos.hash(), pos.compute_hash());
+
+        // A second piece on an occupied square, or a piece off the board, is refused.
+        if let Some(&(sq, color)) = setup.pieces.first() {
+            let mut crowded = setup.clone();
+            crowded.pieces.push((sq, !color));
+            prop_assert_eq!(
+                Position::from_setup(&crowded, symmetry).unwrap_err(),
+                PositionError::Crowded(sq)
+            );
+        }
+        if setup.size.files() < 26 {
+            let off = Square::new(setup.size.files(), 0).unwrap();
+            let mut outside = setup.clone();
+            outside.pieces.push((off, Color::White));
+            let is_off_board = matches!(
+                Position::from_setup(&outside, symmetry),
+                Err(PositionError::OffBoard { square, .. }) if square == off
+            );
+            prop_assert!(is_off_board);
+        }
+    }
+
+    #[test]
+    fn move_strings_are_unique(game in game()) {
+        for pos in game.before.iter().chain([&game.end]) {
+            let mut seen = HashSet::new();
+            for mv in &pos.legal_moves() {
+                let text = mv.to_string();
+                prop_assert!(seen.insert(text.clone()), "{} printed twice in {}", text, pos);
+                // The text names the move's own squares.
+                let expected = if mv.group_size() > 1 {
+                    format!("{},{}-{}", mv.tail(), mv.head(), mv.destination())
+                } else {
+                    format!("{}-{}", mv.tail(), mv.destination())
+                };
+                prop_assert_eq!(&text, &expected);
+                let marked = mv.with_capture_mark().to_string();
+                if mv.is_capture() {
+                    prop_assert_eq!(marked, format!("{}:{}", text, mv.captures()));
+                } else {
+                    prop_assert_eq!(marked, text);
+                }
+            }
+        }
+    }
+}
