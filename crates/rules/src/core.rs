@@ -31,6 +31,13 @@ pub(crate) trait Sink {
         group: u8,
     );
 
+    /// Whether the sink needs the moves themselves; if not, [`Sink::add`]
+    /// may be given a number of moves instead.
+    const LISTS: bool;
+
+    /// `count` moves (only when [`Sink::LISTS`] is false).
+    fn add(&mut self, count: u64);
+
     /// One move.
     fn one(&mut self, mv: Move);
 }
@@ -39,6 +46,13 @@ pub(crate) trait Sink {
 pub(crate) struct Counter(pub(crate) u64);
 
 impl Sink for Counter {
+    const LISTS: bool = false;
+
+    #[inline(always)]
+    fn add(&mut self, count: u64) {
+        self.0 += count;
+    }
+
     #[inline(always)]
     fn group<const N: usize, const L: u32>(
         &mut self,
@@ -76,6 +90,12 @@ fn each_group_move<const N: usize, const L: u32>(
 }
 
 impl Sink for MoveList {
+    const LISTS: bool = true;
+
+    fn add(&mut self, _: u64) {
+        debug_assert!(false, "a move list needs the moves");
+    }
+
     #[inline(always)]
     fn group<const N: usize, const L: u32>(
         &mut self,
@@ -112,6 +132,12 @@ impl<S: Sink, const N: usize, const L: u32> SymmetryFilter<'_, S, N, L> {
 }
 
 impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2, L2> {
+    const LISTS: bool = true;
+
+    fn add(&mut self, _: u64) {
+        debug_assert!(false, "the symmetry filter needs the moves");
+    }
+
     fn group<const N: usize, const L: u32>(
         &mut self,
         heads: Bits<N>,
@@ -445,12 +471,104 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let sides = Sides { us, them, empty };
         self.generate_direction::<S, 0>(sink, &sides);
         self.generate_direction::<S, 1>(sink, &sides);
-        self.generate_direction::<S, 2>(sink, &sides);
         self.generate_direction::<S, 3>(sink, &sides);
         self.generate_direction::<S, 4>(sink, &sides);
         self.generate_direction::<S, 5>(sink, &sides);
-        self.generate_direction::<S, 6>(sink, &sides);
         self.generate_direction::<S, 7>(sink, &sides);
+        self.generate_horizontal(sink, &sides);
+    }
+
+    /// The moves along the ranks, east and west, a rank at a time. Along a
+    /// rank the squares are consecutive bits, so each friendly line (segment),
+    /// the empty squares beyond its ends and the enemy line after them are
+    /// found with bit counts, and the moves of a segment are counted by formula.
+    #[inline(always)]
+    fn generate_horizontal<S: Sink>(&self, sink: &mut S, sides: &Sides<N>) {
+        let files = u32::from(self.size.files());
+        let edge = 1u64 << files; // a blocker just past the last file
+        for rank in 0..u32::from(self.size.ranks()) {
+            let start = (rank as usize) << L;
+            let us = sides.us.extract(start, files as usize);
+            if us == 0 {
+                continue;
+            }
+            let them = sides.them.extract(start, files as usize);
+            let occupied = us | them;
+            let mut lows = us & !(us << 1); // the west end of each segment
+            while lows != 0 {
+                let low = lows.trailing_zeros();
+                lows &= lows - 1;
+                let length = (!(us >> low)).trailing_zeros();
+                let high = low + length - 1;
+                // Eastwards the head is the east end.
+                let room = ((occupied | edge) >> (high + 1)).trailing_zeros();
+                let enemies = (!(them >> (high + 1 + room))).trailing_zeros();
+                self.line_moves(sink, rank, high, length, room, enemies, Direction::East);
+                // Westwards the head is the west end.
+                let below = occupied & ((1u64 << low) - 1);
+                let (room, enemies) = if below == 0 {
+                    (low, 0)
+                } else {
+                    let target = 63 - below.leading_zeros();
+                    let enemies = (!(them << (63 - target))).leading_zeros();
+                    (low - 1 - target, enemies)
+                };
+                self.line_moves(sink, rank, low, length, room, enemies, Direction::West);
+            }
+        }
+    }
+
+    /// The moves of the friendly line of `length` pieces whose head is on file
+    /// `head` of `rank`, moving in `direction` (east or west), with `room`
+    /// empty squares ahead and then a line of `enemies` enemy pieces (0 if
+    /// the way ends at the edge or a friendly piece).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn line_moves<S: Sink>(
+        &self,
+        sink: &mut S,
+        rank: u32,
+        head: u32,
+        length: u32,
+        room: u32,
+        enemies: u32,
+        direction: Direction,
+    ) {
+        // A capture needs the head to reach the enemy and outnumber its line.
+        let capture_from = (room + 1).max(enemies + 1);
+        if !S::LISTS {
+            // Groups g = 1..=length each have min(g, room) quiet moves.
+            let quiet = if room >= length {
+                length * (length + 1) / 2
+            } else {
+                room * (room + 1) / 2 + (length - room) * room
+            };
+            let captures = if enemies > 0 && length >= capture_from {
+                length - capture_from + 1
+            } else {
+                0
+            };
+            sink.add(u64::from(quiet + captures));
+            return;
+        }
+        let back: i32 = if direction == Direction::East { -1 } else { 1 };
+        for group in 1..=length {
+            let file = head as i32 + back * (group as i32 - 1);
+            let tail =
+                Square::new(file as u8, rank as u8).unwrap_or(Square::new(0, 0).expect("a1"));
+            for distance in 1..=group.min(room) {
+                sink.one(Move::new(tail, direction, group as u8, distance as u8, 0));
+            }
+            if enemies > 0 && group >= capture_from {
+                sink.one(Move::new(
+                    tail,
+                    direction,
+                    group as u8,
+                    (room + 1) as u8,
+                    enemies as u8,
+                ));
+            }
+        }
     }
 
     /// The moves in direction number `D` of [`Direction::ALL`], ignoring the
