@@ -162,29 +162,28 @@ impl<const N: usize> Iterator for BitIter<N> {
 
 macro_rules! bit_op {
     ($trait:ident, $method:ident, $assign_trait:ident, $assign:ident, $op:tt) => {
-        impl<const N: usize> $trait for Bits<N> {
-            type Output = Self;
-            #[inline(always)]
-            fn $method(self, rhs: Self) -> Self {
-                let mut out = self.0;
-                for (o, w) in out.iter_mut().zip(rhs.0) {
-                    *o = *o $op w;
-                }
-                Bits(out)
-            }
-        }
         impl<const N: usize> $assign_trait for Bits<N> {
             #[inline(always)]
             fn $assign(&mut self, rhs: Self) {
-                *self = *self $op rhs;
+                for (o, w) in self.0.iter_mut().zip(rhs.0) {
+                    *o $op w;
+                }
+            }
+        }
+        impl<const N: usize> $trait for Bits<N> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(mut self, rhs: Self) -> Self {
+                self.$assign(rhs);
+                self
             }
         }
     };
 }
 
-bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
-bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
+bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
+bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^=);
 
 #[cfg(test)]
 mod tests {

@@ -487,12 +487,11 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let files = u32::from(self.size.files());
         let edge = 1u64 << files; // a blocker just past the last file
         for rank in 0..u32::from(self.size.ranks()) {
-            let start = (rank as usize) << L;
-            let us = sides.us.extract(start, files as usize);
+            let us = Self::row(sides.us, rank);
             if us == 0 {
                 continue;
             }
-            let them = sides.them.extract(start, files as usize);
+            let them = Self::row(sides.them, rank);
             let occupied = us | them;
             let mut lows = us & !(us << 1); // the west end of each segment
             while lows != 0 {
@@ -516,6 +515,19 @@ impl<const N: usize, const L: u32> Core<N, L> {
                 self.line_moves(sink, rank, low, length, room, enemies, Direction::West);
             }
         }
+    }
+
+    /// The bits of `rank` (the padding past the last file reads as zero). The
+    /// stride is a power of two no larger than 64, so a rank never straddles words.
+    #[inline(always)]
+    fn row(bits: Bits<N>, rank: u32) -> u64 {
+        let start = (rank as usize) << L;
+        let mask = if Self::STRIDE >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << Self::STRIDE) - 1
+        };
+        (bits.0[start / 64] >> (start % 64)) & mask
     }
 
     /// The moves of the friendly line of `length` pieces whose head is on file
@@ -602,7 +614,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
             room.add(group, clear);
             sink.group::<N, L>(movers, &room, direction, group);
             run = run & ahead(run);
-            movers = movers & run;
+            movers &= run;
             group += 1;
             if clear.any() {
                 clear = behind(clear & empty);
@@ -624,7 +636,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
             }
             if j >= 2 {
                 run = run & ahead(run);
-                strong = strong & run;
+                strong &= run;
             }
             reach = behind(reach & empty);
             j += 1;

@@ -47,7 +47,7 @@ impl Square {
         let file = i32::from(self.file) + df * steps;
         let rank = i32::from(self.rank) + dr * steps;
         let ok = |v: i32| (0..i32::from(MAX_DIMENSION)).contains(&v);
-        (ok(file) && ok(rank)).then(|| Square {
+        (ok(file) && ok(rank)).then_some(Square {
             file: file as u8,
             rank: rank as u8,
         })
