@@ -22,6 +22,20 @@ enum Command {
     Bench,
 }
 
+/// A clap error as one line: its first paragraph, joined (`--help` has the rest).
+fn one_line(text: &str) -> String {
+    let words: Vec<&str> = text
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if words.is_empty() {
+        "error: invalid arguments (see --help)".to_owned()
+    } else {
+        words.join(" ")
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -36,10 +50,7 @@ fn main() -> ExitCode {
                 let _ = err.print();
                 return ExitCode::SUCCESS;
             }
-            // One line naming the problem; `--help` has the rest.
-            let text = err.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{first}");
+            eprintln!("{}", one_line(&err.to_string()));
             return ExitCode::from(2);
         }
     };

@@ -175,6 +175,7 @@ impl FromStr for Setup {
     fn from_str(s: &str) -> Result<Setup, ParsePositionError> {
         let mut fields = s.split_whitespace();
         let board = fields.next().ok_or(ParsePositionError::Empty)?;
+        let (size, pieces) = parse_board(board)?;
         let turn = match fields.next() {
             None => return Err(ParsePositionError::MissingTurn),
             Some("w" | "W") => Color::White,
@@ -184,74 +185,79 @@ impl FromStr for Setup {
         if let Some(extra) = fields.next() {
             return Err(ParsePositionError::TrailingText(extra.to_owned()));
         }
-        let rows: Vec<&str> = board.split('/').collect();
-        let ranks = rows.len();
-        // Each rank as a list of cells; rank numbers count from the bottom.
-        let mut cells: Vec<Vec<Option<Color>>> = Vec::with_capacity(ranks);
-        for (i, row) in rows.iter().enumerate() {
-            let rank = ranks - i;
-            let mut cell_row = Vec::new();
-            let mut chars = row.char_indices().peekable();
-            while let Some((start, c)) = chars.next() {
-                match c {
-                    'w' | 'W' => cell_row.push(Some(Color::White)),
-                    'b' | 'B' => cell_row.push(Some(Color::Black)),
-                    '0'..='9' => {
-                        let mut end = start + 1;
-                        while let Some(&(j, d)) = chars.peek() {
-                            if !d.is_ascii_digit() {
-                                break;
-                            }
-                            end = j + 1;
-                            chars.next();
-                        }
-                        let text = &row[start..end];
-                        let count: usize = match text.parse() {
-                            Ok(n) if n > 0 && n <= 1000 && !text.starts_with('0') => n,
-                            _ => {
-                                return Err(ParsePositionError::BadEmptyCount {
-                                    text: text.to_owned(),
-                                    rank,
-                                });
-                            }
-                        };
-                        cell_row.extend(std::iter::repeat_n(None, count));
-                    }
-                    found => return Err(ParsePositionError::UnknownPiece { found, rank }),
-                }
-            }
-            if let Some(first) = cells.first() {
-                if cell_row.len() != first.len() {
-                    return Err(ParsePositionError::RankLength {
-                        rank,
-                        found: cell_row.len(),
-                        expected: first.len(),
-                    });
-                }
-            }
-            cells.push(cell_row);
-        }
-        let files = cells.first().map_or(0, Vec::len);
-        let dims = usize::from(MIN_DIMENSION)..=usize::from(MAX_DIMENSION);
-        if !dims.contains(&ranks) {
-            return Err(ParsePositionError::RankCount(ranks));
-        }
-        if !dims.contains(&files) {
-            return Err(ParsePositionError::FileCount(files));
-        }
-        let size = BoardSize::new(files as u8, ranks as u8)
-            .map_err(|_| ParsePositionError::FileCount(files))?;
-        let mut pieces = Vec::new();
-        for (i, row) in cells.iter().enumerate() {
-            let rank = (ranks - 1 - i) as u8;
-            for (file, cell) in row.iter().enumerate() {
-                if let (Some(color), Some(sq)) = (cell, Square::new(file as u8, rank)) {
-                    pieces.push((sq, *color));
-                }
-            }
-        }
         Ok(Setup { size, pieces, turn })
     }
+}
+
+/// Reads the board part of position text: its size and pieces.
+fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePositionError> {
+    let rows: Vec<&str> = board.split('/').collect();
+    let ranks = rows.len();
+    // Each rank as a list of cells; rank numbers count from the bottom.
+    let mut cells: Vec<Vec<Option<Color>>> = Vec::with_capacity(ranks);
+    for (i, row) in rows.iter().enumerate() {
+        let rank = ranks - i;
+        let mut cell_row = Vec::new();
+        let mut chars = row.char_indices().peekable();
+        while let Some((start, c)) = chars.next() {
+            match c {
+                'w' | 'W' => cell_row.push(Some(Color::White)),
+                'b' | 'B' => cell_row.push(Some(Color::Black)),
+                '0'..='9' => {
+                    let mut end = start + 1;
+                    while let Some(&(j, d)) = chars.peek() {
+                        if !d.is_ascii_digit() {
+                            break;
+                        }
+                        end = j + 1;
+                        chars.next();
+                    }
+                    let text = &row[start..end];
+                    let count: usize = match text.parse() {
+                        Ok(n) if n > 0 && n <= 1000 && !text.starts_with('0') => n,
+                        _ => {
+                            return Err(ParsePositionError::BadEmptyCount {
+                                text: text.to_owned(),
+                                rank,
+                            });
+                        }
+                    };
+                    cell_row.extend(std::iter::repeat_n(None, count));
+                }
+                found => return Err(ParsePositionError::UnknownPiece { found, rank }),
+            }
+        }
+        if let Some(first) = cells.first() {
+            if cell_row.len() != first.len() {
+                return Err(ParsePositionError::RankLength {
+                    rank,
+                    found: cell_row.len(),
+                    expected: first.len(),
+                });
+            }
+        }
+        cells.push(cell_row);
+    }
+    let files = cells.first().map_or(0, Vec::len);
+    let dims = usize::from(MIN_DIMENSION)..=usize::from(MAX_DIMENSION);
+    if !dims.contains(&ranks) {
+        return Err(ParsePositionError::RankCount(ranks));
+    }
+    if !dims.contains(&files) {
+        return Err(ParsePositionError::FileCount(files));
+    }
+    let size = BoardSize::new(files as u8, ranks as u8)
+        .map_err(|_| ParsePositionError::FileCount(files))?;
+    let mut pieces = Vec::new();
+    for (i, row) in cells.iter().enumerate() {
+        let rank = (ranks - 1 - i) as u8;
+        for (file, cell) in row.iter().enumerate() {
+            if let (Some(color), Some(sq)) = (cell, Square::new(file as u8, rank)) {
+                pieces.push((sq, *color));
+            }
+        }
+    }
+    Ok((size, pieces))
 }
 
 #[cfg(test)]

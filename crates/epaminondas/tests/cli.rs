@@ -1,0 +1,121 @@
+//! The `epaminondas` binary, run as a user would run it.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_epaminondas"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_every_depth_then_the_speed() {
+    let out = run(&["perft", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        &lines[..3],
+        &["perft 1 114", "perft 2 12996", "perft 3 1787292"]
+    );
+    assert!(
+        lines[3].starts_with("time ") && lines[3].contains("leaves/s"),
+        "{text}"
+    );
+    assert!(
+        lines[3].contains("not played"),
+        "the output says leaves are counted: {text}"
+    );
+}
+
+#[test]
+fn perft_on_other_boards_positions_and_options() {
+    let text = stdout(&run(&["perft", "--board", "8x8", "3"]));
+    assert!(text.contains("perft 3 269278"), "{text}");
+    let text = stdout(&run(&["perft", "--board", "5x5", "--symmetry", "off", "3"]));
+    assert!(text.contains("perft 3 15043"), "{text}");
+    // The seeds/004 position: the binary's count matches the library's.
+    let text = stdout(&run(&[
+        "perft",
+        "--position",
+        "bbb3/2b3/4w1/1wb1w1/w3w1 w",
+        "1",
+    ]));
+    let expected: epaminondas_rules::Position = "bbb3/2b3/4w1/1wb1w1/w3w1 w".parse().unwrap();
+    assert!(
+        text.contains(&format!("perft 1 {}", expected.legal_moves().len())),
+        "{text}"
+    );
+}
+
+#[test]
+fn divide_lists_each_root_move() {
+    let out = run(&["perft", "--board", "6x6", "--divide", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let moves: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("divide"))
+        .collect();
+    assert_eq!(moves.len(), 42);
+    let sum: u64 = moves
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 1644);
+    assert!(moves.iter().any(|l| l.starts_with("a2-a3 ")), "{text}");
+    assert!(text.contains("perft 2 1644"));
+}
+
+#[test]
+fn bad_input_gets_one_line_and_a_failure_code() {
+    for (args, needle) in [
+        (vec!["perft", "0"], "'0'"),
+        (vec!["perft"], "<DEPTH>"),
+        (vec!["perft", "--frobnicate", "2"], "--frobnicate"),
+        (vec!["perft", "--board", "3x12", "2"], "4 to 26"),
+        (vec!["perft", "--board", "banana", "2"], "banana"),
+        (
+            vec!["perft", "--position", "4/4/5/4 w", "2"],
+            "rank 2 has 5 squares, expected 4",
+        ),
+        (vec!["perft", "--position", "4/4/4/4", "2"], "side to move"),
+        (
+            vec![
+                "perft",
+                "--position",
+                "4/4/4/4 w",
+                "--symmetry",
+                "sideways",
+                "2",
+            ],
+            "sideways",
+        ),
+        (vec!["nonsense"], "nonsense"),
+    ] {
+        let out = run(&args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = stderr(&out);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_and_version_succeed() {
+    for args in [&["--help"][..], &["--version"], &["perft", "--help"]] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(!stdout(&out).is_empty());
+    }
+}
