@@ -469,12 +469,19 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let them = self.pieces[(!self.turn).index()];
         let empty = self.board.and_not(us | them);
         let sides = Sides { us, them, empty };
-        self.generate_direction::<S, 0>(sink, &sides);
-        self.generate_direction::<S, 1>(sink, &sides);
-        self.generate_direction::<S, 3>(sink, &sides);
-        self.generate_direction::<S, 4>(sink, &sides);
-        self.generate_direction::<S, 5>(sink, &sides);
-        self.generate_direction::<S, 7>(sink, &sides);
+        // One copy of the direction code, called for each direction, keeps the
+        // generator small enough for the instruction cache (six inlined copies
+        // ran at half the speed).
+        for direction in [
+            Direction::North,
+            Direction::NorthEast,
+            Direction::SouthEast,
+            Direction::South,
+            Direction::SouthWest,
+            Direction::NorthWest,
+        ] {
+            self.generate_direction(sink, &sides, direction);
+        }
         self.generate_horizontal(sink, &sides);
     }
 
@@ -583,8 +590,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
         }
     }
 
-    /// The moves in direction number `D` of [`Direction::ALL`], ignoring the
-    /// symmetry rule.
+    /// The moves in `direction` (not along a rank), ignoring the symmetry rule.
     ///
     /// A head (a friendly piece whose next square ahead is not friendly) with
     /// a run of r friendly pieces behind it and e empty squares ahead has the
@@ -593,9 +599,8 @@ impl<const N: usize, const L: u32> Core<N, L> {
     /// min(e, g) for every square in bit-sliced form ([`Planes`]), so that a
     /// counter adds up a group size's moves with a few popcounts. Captures are
     /// rarer and are found head by head.
-    #[inline(always)]
-    fn generate_direction<S: Sink, const D: usize>(&self, sink: &mut S, sides: &Sides<N>) {
-        let direction = Direction::ALL[D];
+    #[inline(never)]
+    fn generate_direction<S: Sink>(&self, sink: &mut S, sides: &Sides<N>, direction: Direction) {
         let delta = Self::delta(direction);
         let board = self.board;
         let Sides { us, them, empty } = *sides;
