@@ -460,7 +460,9 @@ impl MoveText {
                 let distance = head.line_to(self.to).map_or(0, |(_, n)| n);
                 (tail, direction, length + 1, distance)
             }
-            (_, Dialect::Standard) => {
+            // The short form: the tail, then where the head lands (standard)
+            // or where the tail lands (rear-piece).
+            (_, dialect) => {
                 let (direction, span) = self
                     .first
                     .line_to(self.to)
@@ -473,24 +475,13 @@ impl MoveText {
                     }));
                 }
                 let (_, group) = front_of(self.first, direction);
-                if span < group {
-                    return Err(fail(IllegalReason::Blocked(self.to)));
-                }
-                (self.first, direction, group, span - (group - 1))
-            }
-            (_, Dialect::RearPiece) => {
-                let (direction, distance) = self
-                    .first
-                    .line_to(self.to)
-                    .ok_or_else(|| fail(IllegalReason::NotInLine))?;
-                if !mine(self.first) {
-                    return Err(fail(IllegalReason::NotYourPiece {
-                        square: self.first,
-                        mover,
-                        found: pos.piece_at(self.first),
-                    }));
-                }
-                let (_, group) = front_of(self.first, direction);
+                let distance = match dialect {
+                    Dialect::RearPiece => span,
+                    Dialect::Standard if span < group => {
+                        return Err(fail(IllegalReason::Blocked(self.to)));
+                    }
+                    Dialect::Standard => span - (group - 1),
+                };
                 (self.first, direction, group, distance)
             }
         };

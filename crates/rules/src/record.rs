@@ -128,6 +128,15 @@ pub enum RecordError {
         /// What is wrong.
         error: ParseMoveError,
     },
+    /// A move value that does not belong to the position it was offered in.
+    NotLegalHere {
+        /// The move number.
+        number: usize,
+        /// The side to move.
+        color: Color,
+        /// The move, written out.
+        text: String,
+    },
     /// Moves continue after the game ended.
     MoveAfterEnd {
         /// The move number.
@@ -180,6 +189,15 @@ impl fmt::Display for RecordError {
                 text,
                 error,
             } => write!(f, "move {number}{} {text} ({color}): {error}", dots(color)),
+            NotLegalHere {
+                number,
+                color,
+                text,
+            } => write!(
+                f,
+                "move {number}{} {text} ({color}) is not a legal move in this position",
+                dots(color)
+            ),
             MoveAfterEnd {
                 number,
                 color,
@@ -327,32 +345,39 @@ impl GameRecord {
         (ply / 2 + 1, color)
     }
 
-    /// Plays and records `mv`. When the move ends the game by the rules, the
-    /// result is set.
-    pub fn push(&mut self, mv: Move) -> Result<(), RecordError> {
+    /// The move number and side of the next move, if the game goes on.
+    fn next_move(&self) -> Result<(usize, Color), RecordError> {
         let (number, color) = self.next_number();
-        if let Some(outcome) = self.end.outcome() {
-            return Err(RecordError::MoveAfterEnd {
+        match self.end.outcome() {
+            Some(outcome) => Err(RecordError::MoveAfterEnd {
                 number,
                 color,
                 outcome,
-            });
+            }),
+            None => Ok((number, color)),
         }
+    }
+
+    /// Plays and records `mv`. When the move ends the game by the rules, the
+    /// result is set.
+    pub fn push(&mut self, mv: Move) -> Result<(), RecordError> {
+        let (number, color) = self.next_move()?;
         if !self.end.is_legal(mv) {
-            let text = mv.to_string();
-            let error = self
-                .end
-                .parse_move(&text)
-                .err()
-                .unwrap_or(ParseMoveError::Syntax {
-                    text: text.clone(),
-                    error: crate::notation::SyntaxError::Empty,
-                });
-            return Err(RecordError::Move {
-                number,
-                color,
-                text,
-                error,
+            let text = mv.with_capture_mark().to_string();
+            return Err(match self.end.parse_move(&text) {
+                Err(error) => RecordError::Move {
+                    number,
+                    color,
+                    text,
+                    error,
+                },
+                // The text names a legal move, but not this one (a move made
+                // for another position).
+                Ok(_) => RecordError::NotLegalHere {
+                    number,
+                    color,
+                    text,
+                },
             });
         }
         self.end.play_unchecked(mv);
@@ -366,14 +391,7 @@ impl GameRecord {
 
     /// Reads move text in the standard notation, plays and records it.
     pub fn push_text(&mut self, text: &str) -> Result<Move, RecordError> {
-        let (number, color) = self.next_number();
-        if let Some(outcome) = self.end.outcome() {
-            return Err(RecordError::MoveAfterEnd {
-                number,
-                color,
-                outcome,
-            });
-        }
+        let (number, color) = self.next_move()?;
         let mv = self
             .end
             .parse_move(text)
@@ -645,6 +663,25 @@ mod tests {
             "[Board 8x8]".parse::<GameRecord>(),
             Err(RecordError::BadTag { line: 1, .. })
         ));
+    }
+
+    #[test]
+    fn moves_from_other_positions_are_refused() {
+        // A quiet move in one position is a capture in another.
+        let quiet: Position = "4/4/w3/w3 w".parse().unwrap();
+        let mv = quiet.parse_move("a1,a2-a4").unwrap();
+        let capture: Position = "b3/4/w3/w3 w".parse().unwrap();
+        let mut record = GameRecord::new(capture);
+        assert_eq!(
+            record.push(mv).unwrap_err().to_string(),
+            "move 1. a1,a2-a4 (white) is not a legal move in this position"
+        );
+        // A move off a smaller board names the problem.
+        let far = Position::standard().parse_move("n2-n3").unwrap();
+        let mut record = GameRecord::new(Position::new(BoardSize::CROSSINGS, Symmetry::Mirror));
+        let err = record.push(far).unwrap_err().to_string();
+        assert!(err.contains("n2 is off the board"), "{err}");
+        assert!(record.moves().is_empty());
     }
 
     #[test]
