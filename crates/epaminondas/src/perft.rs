@@ -9,7 +9,7 @@ use epaminondas_rules::{BoardSize, Position, Symmetry};
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Board size as FILESxRANKS.
-    #[arg(long, default_value = "14x12", value_parser = parse_size)]
+    #[arg(long, default_value = "14x12", value_parser = parse_size, conflicts_with = "position")]
     board: BoardSize,
     /// Start from this position text instead of the board's starting position
     /// (the board size then follows from the text).
@@ -48,20 +48,24 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
         Some(pos) => pos.with_symmetry(args.symmetry),
         None => Position::new(args.board, args.symmetry),
     };
-    if args.divide {
-        let started = Instant::now();
+    let started = Instant::now();
+    // With --divide the last depth is counted move by move, and its total reused.
+    let last = if args.divide {
         let mut total = 0;
         for (mv, count) in pos.divide(args.depth) {
             println!("{mv} {count}");
             total += count;
         }
-        println!("divide {} {total} moves-listed", args.depth);
-        eprintln!("({:.3} s)", started.elapsed().as_secs_f64());
-    }
-    let started = Instant::now();
+        Some(total)
+    } else {
+        None
+    };
     let mut nodes = 0;
     for depth in 1..=args.depth {
-        let count = pos.perft(depth);
+        let count = match last {
+            Some(total) if depth == args.depth => total,
+            _ => pos.perft(depth),
+        };
         nodes += count;
         println!("perft {depth} {count}");
     }

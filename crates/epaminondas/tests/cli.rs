@@ -64,7 +64,7 @@ fn divide_lists_each_root_move() {
     let text = stdout(&out);
     let moves: Vec<&str> = text
         .lines()
-        .take_while(|l| !l.starts_with("divide"))
+        .take_while(|l| !l.starts_with("perft"))
         .collect();
     assert_eq!(moves.len(), 42);
     let sum: u64 = moves
@@ -101,6 +101,10 @@ fn bad_input_gets_one_line_and_a_failure_code() {
             "sideways",
         ),
         (vec!["nonsense"], "nonsense"),
+        (
+            vec!["perft", "--board", "8x8", "--position", "4/4/4/4 w", "2"],
+            "--position",
+        ),
     ] {
         let out = run(&args);
         assert!(!out.status.success(), "{args:?} succeeded");

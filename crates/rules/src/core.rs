@@ -156,9 +156,7 @@ impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2,
 /// The square of bit `index` in a layout of stride `1 << L`.
 #[inline(always)]
 fn square_of<const L: u32>(index: usize) -> Square {
-    let file = (index & ((1 << L) - 1)) as u8;
-    let rank = (index >> L) as u8;
-    Square::new(file, rank).unwrap_or(Square::new(0, 0).expect("a1 exists"))
+    Square::new_unchecked((index & ((1 << L) - 1)) as u8, (index >> L) as u8)
 }
 
 /// Small counts for every square, bit-sliced: bit `p` of a square's count is
@@ -573,8 +571,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let back: i32 = if direction == Direction::East { -1 } else { 1 };
         for group in 1..=length {
             let file = head as i32 + back * (group as i32 - 1);
-            let tail =
-                Square::new(file as u8, rank as u8).unwrap_or(Square::new(0, 0).expect("a1"));
+            let tail = Square::new_unchecked(file as u8, rank as u8);
             for distance in 1..=group.min(room) {
                 sink.one(Move::new(tail, direction, group as u8, distance as u8, 0));
             }
@@ -696,23 +693,26 @@ impl<const N: usize, const L: u32> Core<N, L> {
     }
 
     /// Leaf count of the legal-move tree `depth` plies deep. The last ply is
-    /// counted without playing its moves. `lists` needs `depth - 1` buffers.
-    pub(crate) fn perft(&mut self, depth: u32, lists: &mut [MoveList]) -> u64 {
+    /// counted without playing its moves. `lists[ply]` is the move buffer of
+    /// each ply below the root, added as the search first reaches it.
+    pub(crate) fn perft(&mut self, depth: u32, lists: &mut Vec<MoveList>, ply: usize) -> u64 {
         match depth {
             0 => 1,
             1 => self.count_moves(),
             _ => {
-                let Some((list, rest)) = lists.split_first_mut() else {
-                    return 0;
-                };
+                if lists.len() <= ply {
+                    lists.push(MoveList::new());
+                }
+                let mut list = std::mem::take(&mut lists[ply]);
                 list.clear();
-                self.generate(list);
+                self.generate(&mut list);
                 let mut total = 0;
                 for &mv in list.iter() {
                     self.play(mv);
-                    total += self.perft(depth - 1, rest);
+                    total += self.perft(depth - 1, lists, ply + 1);
                     self.undo(mv);
                 }
+                lists[ply] = list;
                 total
             }
         }
@@ -756,6 +756,6 @@ impl<const N: usize, const L: u32> Core<N, L> {
             return false;
         }
         let touches_goal = self.goal[self.turn.index()].contains(dest as usize);
-        !(touches_goal && self.symmetry != Symmetry::Off && self.move_creates_symmetry(mv))
+        !(touches_goal && self.move_creates_symmetry(mv))
     }
 }

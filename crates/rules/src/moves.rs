@@ -76,7 +76,7 @@ impl Move {
         let file = i32::from(self.tail.file()) + df * steps;
         let rank = i32::from(self.tail.rank()) + dr * steps;
         // A move is only ever built from a position, so it stays on the board.
-        Square::new(file as u8, rank as u8).unwrap_or(self.tail)
+        Square::new_unchecked(file as u8, rank as u8)
     }
 
     /// The frontmost piece of the moving group (the tail for a single piece).

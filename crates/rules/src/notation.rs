@@ -65,17 +65,31 @@ impl fmt::Display for Dialect {
     }
 }
 
+/// The text named no notation dialect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseDialectError(pub String);
+
+impl fmt::Display for ParseDialectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown notation dialect '{}': expected standard or rear-piece",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseDialectError {}
+
 impl FromStr for Dialect {
-    type Err = String;
+    type Err = ParseDialectError;
 
     /// Reads `standard` (also `pbmserv`, `canonical`) or `rear-piece` (also `rear`).
-    fn from_str(s: &str) -> Result<Dialect, String> {
+    fn from_str(s: &str) -> Result<Dialect, ParseDialectError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "standard" | "pbmserv" | "canonical" => Ok(Dialect::Standard),
             "rear-piece" | "rear" | "rearpiece" => Ok(Dialect::RearPiece),
-            _ => Err(format!(
-                "unknown notation dialect '{s}': expected standard or rear-piece"
-            )),
+            _ => Err(ParseDialectError(s.to_owned())),
         }
     }
 }
@@ -111,6 +125,8 @@ pub enum SyntaxError {
     Empty,
     /// A square was expected here (the rest of the text is given).
     ExpectedSquare(String),
+    /// A letter and a number that name no square (rank 0 or above 26).
+    BadSquare(String),
     /// The separator before the destination (`-`, en dash or `x`) is missing.
     ExpectedDestination(String),
     /// The capture mark is not `:` and a number.
@@ -128,6 +144,9 @@ impl fmt::Display for SyntaxError {
             }
             SyntaxError::ExpectedSquare(rest) => {
                 write!(f, "expected a square like e5 at '{rest}'")
+            }
+            SyntaxError::BadSquare(token) => {
+                write!(f, "'{token}' is not a square: ranks run from 1 to 26")
             }
             SyntaxError::ExpectedDestination(rest) if rest.is_empty() => write!(
                 f,
@@ -170,16 +189,18 @@ impl<'a> Cursor<'a> {
 
     fn square(&mut self) -> Result<Square, SyntaxError> {
         let bytes = self.rest.as_bytes();
-        let mut len = usize::from(bytes.first().is_some_and(u8::is_ascii_alphabetic));
-        if len == 1 {
-            while len < bytes.len() && len <= 2 && bytes[len].is_ascii_digit() {
-                len += 1;
-            }
+        if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
+            return Err(SyntaxError::ExpectedSquare(self.rest.to_owned()));
         }
-        let square = self.rest[..len]
+        let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            return Err(SyntaxError::ExpectedSquare(self.rest.to_owned()));
+        }
+        let token = &self.rest[..1 + digits];
+        let square = token
             .parse()
-            .map_err(|_| SyntaxError::ExpectedSquare(self.rest.to_owned()))?;
-        self.rest = &self.rest[len..];
+            .map_err(|_| SyntaxError::BadSquare(token.to_owned()))?;
+        self.rest = &self.rest[token.len()..];
         Ok(square)
     }
 }
@@ -446,7 +467,15 @@ impl MoveText {
 
         // Tail, direction, group size and distance as the text says them.
         let (tail, direction, group, distance) = match (self.second, dialect) {
-            (Some(second), _) if second != self.first => {
+            // Both ends on one square: a group of one, whatever the dialect.
+            (Some(second), _) if second == self.first => {
+                let (direction, distance) = self
+                    .first
+                    .line_to(self.to)
+                    .ok_or_else(|| fail(IllegalReason::NotInLine))?;
+                (self.first, direction, 1, distance)
+            }
+            (Some(second), _) => {
                 let (along, length) = self
                     .first
                     .line_to(second)
@@ -704,5 +733,25 @@ mod tests {
             reason("a1,c1-d1"),
             IllegalReason::NotTheFront("d1".parse().unwrap())
         );
+        // Both ends on one square: a group of one in either dialect.
+        let column: Position = "4/4/w3/w3 w".parse().unwrap();
+        for dialect in Dialect::ALL {
+            assert!(matches!(
+                column.parse_move_in("a1,a1-a3", dialect),
+                Err(ParseMoveError::Illegal(IllegalMove {
+                    reason: IllegalReason::NotTheFront(_),
+                    ..
+                }))
+            ));
+        }
+        // Squares past the largest board are named whole.
+        for (text, token) in [
+            ("a100-a2", "'a100'"),
+            ("e1-e123", "'e123'"),
+            ("a0-a1", "'a0'"),
+        ] {
+            let err = pos.parse_move(text).unwrap_err().to_string();
+            assert!(err.contains(token), "{text}: {err}");
+        }
     }
 }

@@ -113,7 +113,7 @@ impl Position {
     pub fn to_setup(&self) -> Setup {
         let pieces = Color::ALL
             .into_iter()
-            .flat_map(|c| self.squares(c).map(move |sq| (sq, c)))
+            .flat_map(|c| self.squares(c).into_iter().map(move |sq| (sq, c)))
             .collect();
         Setup {
             size: self.size(),
@@ -147,13 +147,16 @@ impl Position {
         Position::from_setup(&self.to_setup(), symmetry).expect("a position's own setup is valid")
     }
 
-    /// The Zobrist hash, updated incrementally as moves are played.
-    pub fn hash(&self) -> u64 {
+    /// The Zobrist hash of the pieces and the side to move, updated
+    /// incrementally as moves are played: a key for transposition tables.
+    /// It covers neither the board size nor the symmetry option, so positions
+    /// of different games may share a key.
+    pub fn zobrist_hash(&self) -> u64 {
         with_core!(self, c => c.hash())
     }
 
     /// The Zobrist hash computed from scratch (for checking the incremental one).
-    pub fn compute_hash(&self) -> u64 {
+    pub fn compute_zobrist_hash(&self) -> u64 {
         with_core!(self, c => c.compute_hash())
     }
 
@@ -163,8 +166,8 @@ impl Position {
     }
 
     /// The squares holding pieces of `color`, rank 1 first.
-    pub fn squares(&self, color: Color) -> Box<dyn Iterator<Item = Square> + '_> {
-        with_core!(self, c => Box::new(c.squares_of(color)))
+    pub fn squares(&self, color: Color) -> Vec<Square> {
+        with_core!(self, c => c.squares_of(color).collect())
     }
 
     /// Number of pieces `color` has.
@@ -210,9 +213,9 @@ impl Position {
     }
 
     /// Plays `mv` if it is legal; otherwise leaves the position unchanged.
-    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         if !self.is_legal(mv) {
-            return Err(IllegalMoveError(mv));
+            return Err(PlayError(mv));
         }
         self.play_unchecked(mv);
         Ok(())
@@ -258,22 +261,26 @@ impl Position {
     /// Number of leaves of the legal-move tree `depth` plies deep. The last ply
     /// is counted without playing its moves.
     pub fn perft(&self, depth: u32) -> u64 {
-        let mut lists = vec![MoveList::new(); depth.saturating_sub(1) as usize];
+        let mut lists = Vec::new();
         let mut pos = self.clone();
-        with_core!(mut pos, c => c.perft(depth, &mut lists))
+        with_core!(mut pos, c => c.perft(depth, &mut lists, 0))
     }
 
     /// Perft split by root move: each legal move with the leaf count below it
     /// (`depth` counts the root move, so each count is a perft of `depth - 1`).
+    /// Empty for depth 0, which has no root moves.
     pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
-        let mut lists = vec![MoveList::new(); depth.saturating_sub(2) as usize];
+        if depth == 0 {
+            return Vec::new();
+        }
+        let mut lists = Vec::new();
         let mut pos = self.clone();
         let moves = self.legal_moves();
         moves
             .iter()
             .map(|&mv| {
                 pos.play_unchecked(mv);
-                let n = with_core!(mut pos, c => c.perft(depth.saturating_sub(1), &mut lists));
+                let n = with_core!(mut pos, c => c.perft(depth - 1, &mut lists, 0));
                 pos.undo_unchecked(mv);
                 (mv, n)
             })
@@ -307,14 +314,15 @@ impl FromStr for Position {
     }
 }
 
-/// A move that is not legal in the position it was offered to.
+/// [`Position::play`] was given a move that is not legal in the position (for
+/// the reason, read the move's text with [`Position::parse_move`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalMoveError(pub Move);
+pub struct PlayError(pub Move);
 
-impl fmt::Display for IllegalMoveError {
+impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} is not a legal move in this position", self.0)
     }
 }
 
-impl std::error::Error for IllegalMoveError {}
+impl std::error::Error for PlayError {}

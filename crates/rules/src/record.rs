@@ -15,8 +15,10 @@
 //! and `Position` (default: the board's starting position) say what game was
 //! played; `Result` is `1-0`, `0-1`, `1/2-1/2` or `*`. Other tags are kept as
 //! they are. Moves are written in canonical notation with capture marks, and
-//! read in any accepted form. Reading a record replays and checks every move;
-//! writing a record that was read gives the same text.
+//! read in any accepted form; move numbers, where written, are checked.
+//! Reading a record replays and checks every move. Writing gives the record
+//! in normal form (tags one per line, canonical moves, wrapped lines), and
+//! reading and writing normal-form text gives the same text.
 
 use std::fmt;
 use std::str::FromStr;
@@ -95,6 +97,26 @@ pub enum RecordError {
     DuplicateTag(String),
     /// A tag that the record manages itself was set by hand.
     ManagedTag(String),
+    /// A tag name that is not letters, digits, `_` and `-`.
+    BadTagName(String),
+    /// A tag value with a line break or another control character.
+    BadTagValue(String),
+    /// A tag pair after the moves have begun.
+    MisplacedTag {
+        /// The line number (1-based).
+        line: usize,
+    },
+    /// A move number that does not match the move it stands before.
+    MoveNumber {
+        /// The number the move should have, like `12.` or `12...`.
+        expected: String,
+        /// The number written.
+        found: String,
+    },
+    /// A move after the game's result was set (resignation, agreement, time).
+    Finished(GameResult),
+    /// Text after the result at the end of the moves.
+    AfterResult(String),
     /// The `Board` tag is not a board size.
     Board(BoardSizeError),
     /// The `Symmetry` tag is not an option.
@@ -119,7 +141,7 @@ pub enum RecordError {
     },
     /// A move cannot be read or played.
     Move {
-        /// The move number, as written in the record.
+        /// The move's number.
         number: usize,
         /// The side that made it.
         color: Color,
@@ -171,6 +193,23 @@ impl fmt::Display for RecordError {
                 f,
                 "the tag {name} follows from the game itself and cannot be set by hand"
             ),
+            BadTagName(name) => write!(
+                f,
+                "'{name}' is not a tag name: use letters, digits, '_' and '-'"
+            ),
+            BadTagValue(name) => write!(
+                f,
+                "the value of tag {name} contains a line break or control character"
+            ),
+            MisplacedTag { line } => write!(
+                f,
+                "line {line}: a tag pair after the moves; tags come first"
+            ),
+            MoveNumber { expected, found } => {
+                write!(f, "move number {found} found where {expected} was due")
+            }
+            Finished(result) => write!(f, "the game is over: its result is {result}"),
+            AfterResult(token) => write!(f, "unexpected '{token}' after the result"),
             Board(e) => write!(f, "Board tag: {e}"),
             Symmetry(e) => write!(f, "Symmetry tag: {e}"),
             Position(e) => write!(f, "Position tag: {e}"),
@@ -226,20 +265,22 @@ pub struct GameRecord {
     moves: Vec<Move>,
     result: GameResult,
     end: Position,
+    /// How the rules ended the game at `end`, if they did.
+    outcome: Option<Outcome>,
 }
 
 impl GameRecord {
     /// An empty game from `start`, with the tags that say what game it is:
-    /// `Board`, `Symmetry`, `Position` when not the board's start, and `Result`.
+    /// `Board`, `Symmetry`, `Position` when not the board's start, and `Result`
+    /// (already decided if the rules have ended the game at `start`).
     pub fn new(start: Position) -> GameRecord {
+        let outcome = start.outcome();
+        let result = outcome.map_or(GameResult::Unfinished, |o| GameResult::win(o.winner));
         let mut tags = vec![
             ("White".to_owned(), "?".to_owned()),
             ("Black".to_owned(), "?".to_owned()),
             ("Date".to_owned(), "????.??.??".to_owned()),
-            (
-                "Result".to_owned(),
-                GameResult::Unfinished.token().to_owned(),
-            ),
+            ("Result".to_owned(), result.token().to_owned()),
             ("Board".to_owned(), start.size().to_string()),
             ("Symmetry".to_owned(), start.symmetry().to_string()),
         ];
@@ -251,7 +292,8 @@ impl GameRecord {
             end: start.clone(),
             start,
             moves: Vec::new(),
-            result: GameResult::Unfinished,
+            result,
+            outcome,
         }
     }
 
@@ -279,12 +321,13 @@ impl GameRecord {
         &self.moves
     }
 
-    /// The result.
+    /// The result. This is the game's result even where the text read had
+    /// no `Result` tag (see [`GameRecord::tag`]).
     pub fn result(&self) -> GameResult {
         self.result
     }
 
-    /// The value of tag `name`, if present.
+    /// The value of tag `name` as written, if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -304,10 +347,10 @@ impl GameRecord {
             return Err(RecordError::ManagedTag(name.to_owned()));
         }
         if !is_tag_name(name) {
-            return Err(RecordError::BadTag {
-                line: 0,
-                text: format!("[{name} \"{value}\"]"),
-            });
+            return Err(RecordError::BadTagName(name.to_owned()));
+        }
+        if value.chars().any(char::is_control) {
+            return Err(RecordError::BadTagValue(name.to_owned()));
         }
         self.put_tag(name, value);
         Ok(())
@@ -323,7 +366,7 @@ impl GameRecord {
     /// Sets the result, for endings outside the rules (resignation, time,
     /// agreement, adjudication). A game the rules have decided keeps its result.
     pub fn set_result(&mut self, result: GameResult) -> Result<(), RecordError> {
-        if let Some(outcome) = self.end.outcome() {
+        if let Some(outcome) = self.outcome {
             if result != GameResult::win(outcome.winner) {
                 return Err(RecordError::ResultContradicts { result, outcome });
             }
@@ -348,13 +391,14 @@ impl GameRecord {
     /// The move number and side of the next move, if the game goes on.
     fn next_move(&self) -> Result<(usize, Color), RecordError> {
         let (number, color) = self.next_number();
-        match self.end.outcome() {
-            Some(outcome) => Err(RecordError::MoveAfterEnd {
+        match (self.outcome, self.result) {
+            (Some(outcome), _) => Err(RecordError::MoveAfterEnd {
                 number,
                 color,
                 outcome,
             }),
-            None => Ok((number, color)),
+            (None, GameResult::Unfinished) => Ok((number, color)),
+            (None, result) => Err(RecordError::Finished(result)),
         }
     }
 
@@ -380,13 +424,19 @@ impl GameRecord {
                 },
             });
         }
+        self.record(mv);
+        Ok(())
+    }
+
+    /// Plays and records a move known to be legal.
+    fn record(&mut self, mv: Move) {
         self.end.play_unchecked(mv);
         self.moves.push(mv);
-        if let Some(outcome) = self.end.outcome() {
+        self.outcome = self.end.outcome();
+        if let Some(outcome) = self.outcome {
             self.result = GameResult::win(outcome.winner);
             self.put_tag("Result", self.result.token());
         }
-        Ok(())
     }
 
     /// Reads move text in the standard notation, plays and records it.
@@ -401,7 +451,7 @@ impl GameRecord {
                 text: text.to_owned(),
                 error,
             })?;
-        self.push(mv)?;
+        self.record(mv);
         Ok(mv)
     }
 }
@@ -435,14 +485,13 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
 /// spaces (`e1,e3 - e5`).
 fn tokens(text: &str) -> Vec<String> {
     let joiners = ['-', '\u{2013}', ',', '.', ':'];
+    // A move number (`12.`, `12...`) or a lone `...` stands alone.
+    let is_number = |w: &str| w.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit());
     let mut out: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
         let join = out.last().is_some_and(|prev: &String| {
-            let prev_is_number = prev
-                .trim_end_matches('.')
-                .bytes()
-                .all(|b| b.is_ascii_digit());
-            !prev_is_number
+            !is_number(prev)
+                && !is_number(word)
                 && GameResult::from_token(prev).is_none()
                 && (prev.ends_with(joiners) || word.starts_with(joiners))
         });
@@ -458,11 +507,15 @@ impl FromStr for GameRecord {
     type Err = RecordError;
 
     fn from_str(s: &str) -> Result<GameRecord, RecordError> {
+        let s = s.strip_prefix('\u{feff}').unwrap_or(s);
         let mut tags: Vec<(String, String)> = Vec::new();
         let mut movetext = String::new();
         for (i, line) in s.lines().enumerate() {
             let trimmed = line.trim();
-            if movetext.trim().is_empty() && trimmed.starts_with('[') {
+            if trimmed.starts_with('[') && !movetext.trim().is_empty() {
+                return Err(RecordError::MisplacedTag { line: i + 1 });
+            }
+            if trimmed.starts_with('[') {
                 let (name, value) = parse_tag(trimmed).ok_or_else(|| RecordError::BadTag {
                     line: i + 1,
                     text: trimmed.to_owned(),
@@ -510,27 +563,32 @@ impl FromStr for GameRecord {
             None => None,
         };
 
+        let outcome = start.outcome();
         let mut record = GameRecord {
             tags: Vec::new(),
             end: start.clone(),
             start,
             moves: Vec::new(),
-            result: GameResult::Unfinished,
+            result: outcome.map_or(GameResult::Unfinished, |o| GameResult::win(o.winner)),
+            outcome,
         };
         let mut text_result = None;
+        // The move number written before the next move, if any.
+        let mut number: Option<String> = None;
         for token in tokens(&movetext) {
-            if let Some(result) = text_result {
-                return Err(RecordError::Unexpected(format!("{token}' after '{result}")));
+            if text_result.is_some() {
+                return Err(RecordError::AfterResult(token));
             }
             if let Some(result) = GameResult::from_token(&token) {
                 text_result = Some(result);
                 continue;
             }
-            // A move number (`12.` or `12...`), possibly glued to a move.
+            // A move number (`12.`, `12...` or a lone `...`), possibly glued to a move.
             let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-            let rest = &token[digits..];
-            let move_text = if digits > 0 && rest.starts_with('.') {
-                rest.trim_start_matches('.')
+            let dots = token[digits..].bytes().take_while(|&b| b == b'.').count();
+            let move_text = if dots > 0 {
+                number = Some(token[..digits + dots].to_owned());
+                &token[digits + dots..]
             } else {
                 token.as_str()
             };
@@ -539,6 +597,22 @@ impl FromStr for GameRecord {
             }
             if move_text.starts_with(['{', ';', '(']) {
                 return Err(RecordError::Unexpected(move_text.to_owned()));
+            }
+            if let Some(found) = number.take() {
+                let (n, color) = record.next_number();
+                let ok = match found.trim_start_matches(|c: char| c.is_ascii_digit()) {
+                    "." => color == Color::White,
+                    "..." => color == Color::Black,
+                    _ => false,
+                };
+                let digits_ok = found.starts_with(|c: char| c.is_ascii_digit());
+                if !(ok && (!digits_ok || found.trim_end_matches('.') == n.to_string())) {
+                    let expected = match color {
+                        Color::White => format!("{n}."),
+                        Color::Black => format!("{n}..."),
+                    };
+                    return Err(RecordError::MoveNumber { expected, found });
+                }
             }
             record.push_text(move_text)?;
         }
@@ -550,7 +624,7 @@ impl FromStr for GameRecord {
             // No result written: the rules' verdict, if they reached one.
             (None, None) => record.result,
         };
-        if let Some(outcome) = record.end.outcome() {
+        if let Some(outcome) = record.outcome {
             if result != GameResult::win(outcome.winner) {
                 return Err(RecordError::ResultContradicts { result, outcome });
             }
@@ -682,6 +756,66 @@ mod tests {
         let err = record.push(far).unwrap_err().to_string();
         assert!(err.contains("n2 is off the board"), "{err}");
         assert!(record.moves().is_empty());
+    }
+
+    #[test]
+    fn move_numbers_are_checked() {
+        let err = |text: &str| text.parse::<GameRecord>().unwrap_err().to_string();
+        assert_eq!(
+            err("1. f1,g2-h3 7. e12,f11-h9 *"),
+            "move number 7. found where 1... was due"
+        );
+        assert_eq!(
+            err("1. f1,g2-h3 e12,f11-h9 3. h1,h3-h6 *"),
+            "move number 3. found where 2. was due"
+        );
+        assert!(err("[Position \"4/4/4/4 b\"]\n\n1. a4-a3 *").contains("1... was due"));
+        // A lone `...` and numbers glued to moves are fine.
+        let record: GameRecord = "1.f1,g2-h3 ... e12,f11-h9 2.h1,h3-h6 *".parse().unwrap();
+        assert_eq!(record.to_string(), "1. f1,g2-h3 e12,f11-h9 2. h1,h3-h6 *\n");
+    }
+
+    #[test]
+    fn layout_problems_are_named() {
+        let record: GameRecord = "\u{feff}[White \"a\"]\n\n1. f1,g2-h3 *".parse().unwrap();
+        assert_eq!(record.tag("White"), Some("a"));
+        assert_eq!(
+            "1. f1,g2-h3 *\n[White \"a\"]".parse::<GameRecord>(),
+            Err(RecordError::MisplacedTag { line: 2 })
+        );
+        assert_eq!(
+            "1. f1,g2-h3 * e12,f11-h9".parse::<GameRecord>(),
+            Err(RecordError::AfterResult("e12,f11-h9".to_owned()))
+        );
+    }
+
+    #[test]
+    fn decided_starts_and_set_results_end_the_game() {
+        // White has crossed at the start of its turn: the game is over.
+        let record = GameRecord::new("w3/4/4/4 w".parse().unwrap());
+        assert_eq!(record.result(), GameResult::WhiteWins);
+        assert_eq!(record.to_string().parse::<GameRecord>(), Ok(record));
+        // A resignation ends the game for moves too.
+        let mut record = GameRecord::new(Position::standard());
+        record.push_text("f1,g2-h3").unwrap();
+        record.set_result(GameResult::WhiteWins).unwrap();
+        assert_eq!(
+            record.push_text("e12,f11-h9"),
+            Err(RecordError::Finished(GameResult::WhiteWins))
+        );
+    }
+
+    #[test]
+    fn tag_values_stay_on_their_line() {
+        let mut record = GameRecord::new(Position::standard());
+        assert_eq!(
+            record.set_tag("Event", "a\nb"),
+            Err(RecordError::BadTagValue("Event".to_owned()))
+        );
+        assert_eq!(
+            record.set_tag("Bad Name", "x"),
+            Err(RecordError::BadTagName("Bad Name".to_owned()))
+        );
     }
 
     #[test]

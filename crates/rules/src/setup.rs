@@ -191,9 +191,13 @@ impl FromStr for Setup {
 
 /// Reads the board part of position text: its size and pieces.
 fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePositionError> {
+    let max = usize::from(MAX_DIMENSION);
     let rows: Vec<&str> = board.split('/').collect();
     let ranks = rows.len();
-    // Each rank as a list of cells; rank numbers count from the bottom.
+    if !(usize::from(MIN_DIMENSION)..=max).contains(&ranks) {
+        return Err(ParsePositionError::RankCount(ranks));
+    }
+    // Each rank as a list of cells, top rank first; rank numbers count from the bottom.
     let mut cells: Vec<Vec<Option<Color>>> = Vec::with_capacity(ranks);
     for (i, row) in rows.iter().enumerate() {
         let rank = ranks - i;
@@ -214,7 +218,7 @@ fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePo
                     }
                     let text = &row[start..end];
                     let count: usize = match text.parse() {
-                        Ok(n) if n > 0 && n <= 1000 && !text.starts_with('0') => n,
+                        Ok(n) if n > 0 && !text.starts_with('0') => n,
                         _ => {
                             return Err(ParsePositionError::BadEmptyCount {
                                 text: text.to_owned(),
@@ -222,28 +226,38 @@ fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePo
                             });
                         }
                     };
+                    if cell_row.len() + count > max {
+                        return Err(ParsePositionError::FileCount(cell_row.len() + count));
+                    }
                     cell_row.extend(std::iter::repeat_n(None, count));
                 }
                 found => return Err(ParsePositionError::UnknownPiece { found, rank }),
             }
-        }
-        if let Some(first) = cells.first() {
-            if cell_row.len() != first.len() {
-                return Err(ParsePositionError::RankLength {
-                    rank,
-                    found: cell_row.len(),
-                    expected: first.len(),
-                });
+            if cell_row.len() > max {
+                return Err(ParsePositionError::FileCount(cell_row.len()));
             }
         }
         cells.push(cell_row);
     }
-    let files = cells.first().map_or(0, Vec::len);
-    let dims = usize::from(MIN_DIMENSION)..=usize::from(MAX_DIMENSION);
-    if !dims.contains(&ranks) {
-        return Err(ParsePositionError::RankCount(ranks));
+    // The width most ranks agree on (the top rank's on a tie); the first rank
+    // that differs is the one to blame.
+    let lengths: Vec<usize> = cells.iter().map(Vec::len).collect();
+    let agreeing = |len: usize| lengths.iter().filter(|&&l| l == len).count();
+    let files = lengths.iter().copied().fold(lengths[0], |best, len| {
+        if agreeing(len) > agreeing(best) {
+            len
+        } else {
+            best
+        }
+    });
+    if let Some(i) = lengths.iter().position(|&len| len != files) {
+        return Err(ParsePositionError::RankLength {
+            rank: ranks - i,
+            found: lengths[i],
+            expected: files,
+        });
     }
-    if !dims.contains(&files) {
+    if !(usize::from(MIN_DIMENSION)..=max).contains(&files) {
         return Err(ParsePositionError::FileCount(files));
     }
     let size = BoardSize::new(files as u8, ranks as u8)
@@ -299,6 +313,13 @@ mod tests {
         assert!(err("3/3/3/3 w").contains("3 files"));
         assert!(err("4/4/04/4 w").contains("'04'"));
         assert!(err("4/4/99999999999999999999/4 w").contains("rank 2"));
+        assert!(err("1000/4/4/4 w").contains("1000 files"));
+        // The odd rank out is blamed, even at the top.
+        assert_eq!(
+            err("15/14/14/14/14/14/14/14/14/14/14/14 w"),
+            "rank 12 has 15 squares, expected 14"
+        );
+        assert!(err(&vec!["4"; 27].join("/")).contains("27 ranks"));
     }
 
     #[test]

@@ -29,6 +29,13 @@ impl Square {
         }
     }
 
+    /// The square on `file` and `rank`, which the caller knows are below 26.
+    #[inline(always)]
+    pub(crate) const fn new_unchecked(file: u8, rank: u8) -> Square {
+        debug_assert!(file < MAX_DIMENSION && rank < MAX_DIMENSION);
+        Square { file, rank }
+    }
+
     /// Zero-based file (`a` is 0).
     #[inline(always)]
     pub const fn file(self) -> u8 {
@@ -44,9 +51,10 @@ impl Square {
     /// The square `steps` steps away in `direction`, if it is still within a 26x26 board.
     pub fn offset(self, direction: Direction, steps: i32) -> Option<Square> {
         let (df, dr) = direction.step();
-        let file = i32::from(self.file) + df * steps;
-        let rank = i32::from(self.rank) + dr * steps;
-        let ok = |v: i32| (0..i32::from(MAX_DIMENSION)).contains(&v);
+        let steps = i64::from(steps);
+        let file = i64::from(self.file) + i64::from(df) * steps;
+        let rank = i64::from(self.rank) + i64::from(dr) * steps;
+        let ok = |v: i64| (0..i64::from(MAX_DIMENSION)).contains(&v);
         (ok(file) && ok(rank)).then_some(Square {
             file: file as u8,
             rank: rank as u8,
@@ -209,6 +217,14 @@ mod tests {
         for bad in ["", "a", "a0", "a27", "5a", "aa1", "a01", "a123", "é1"] {
             assert!(bad.parse::<Square>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn offsets_stay_on_the_largest_board() {
+        let z1: Square = "z1".parse().unwrap();
+        assert_eq!(z1.offset(Direction::East, i32::MAX), None);
+        assert_eq!(z1.offset(Direction::West, i32::MIN), None);
+        assert_eq!(z1.offset(Direction::NorthWest, 25), "a26".parse().ok());
     }
 
     #[test]

@@ -126,7 +126,7 @@ impl Checker {
         if grid.to_string() != pos.to_string() {
             self.fail(pos, format!("reference writes it as `{grid}`"));
         }
-        if pos.hash() != pos.compute_hash() {
+        if pos.zobrist_hash() != pos.compute_zobrist_hash() {
             self.fail(pos, "hash differs from compute_hash".into());
         }
         for color in Color::ALL {
@@ -221,11 +221,11 @@ impl Checker {
                     ),
                 );
             }
-            if p.hash() != p.compute_hash() {
+            if p.zobrist_hash() != p.compute_zobrist_hash() {
                 self.fail(pos, format!("after {} the incremental hash is wrong", mv));
             }
             p.undo_unchecked(*mv);
-            if p != *pos || p.hash() != pos.hash() {
+            if p != *pos || p.zobrist_hash() != pos.zobrist_hash() {
                 self.fail(pos, format!("undoing {} leaves `{}`", mv, p));
                 p = pos.clone();
             }

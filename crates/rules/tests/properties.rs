@@ -1,7 +1,7 @@
 //! Property tests (proptest) of positions, moves and position text:
 //! - playing a move and undoing it restores the position and its hash, along
 //!   random games and for every legal move of the position reached;
-//! - the incremental hash equals `compute_hash()` after every move of a
+//! - the incremental hash equals `compute_zobrist_hash()` after every move of a
 //!   random game;
 //! - position text: `Display` then `parse` gives the same position (and the
 //!   same hash), on random games and on random setups of every size;
@@ -114,7 +114,7 @@ proptest! {
         for (mv, before) in game.moves.iter().zip(&game.before).rev() {
             pos.undo_unchecked(*mv);
             prop_assert_eq!(&pos, before, "undoing {}", mv);
-            prop_assert_eq!(pos.hash(), before.hash());
+            prop_assert_eq!(pos.zobrist_hash(), before.zobrist_hash());
         }
         prop_assert_eq!(&pos, &game.start);
         // Every legal move of the final position, played and taken back.
@@ -124,20 +124,20 @@ proptest! {
             prop_assert_ne!(&pos, &game.end);
             pos.undo_unchecked(mv);
             prop_assert_eq!(&pos, &game.end, "play and undo {} in {}", mv, game.end);
-            prop_assert_eq!(pos.hash(), game.end.hash());
+            prop_assert_eq!(pos.zobrist_hash(), game.end.zobrist_hash());
         }
     }
 
     #[test]
     fn incremental_hash_matches_computed(game in game()) {
         let mut pos = game.start.clone();
-        prop_assert_eq!(pos.hash(), pos.compute_hash());
+        prop_assert_eq!(pos.zobrist_hash(), pos.compute_zobrist_hash());
         for &mv in &game.moves {
             pos.play_unchecked(mv);
-            prop_assert_eq!(pos.hash(), pos.compute_hash(), "after {} in {}", mv, pos);
+            prop_assert_eq!(pos.zobrist_hash(), pos.compute_zobrist_hash(), "after {} in {}", mv, pos);
             // The same position built from scratch has the same hash.
             let rebuilt = Position::from_setup(&pos.to_setup(), pos.symmetry()).unwrap();
-            prop_assert_eq!(rebuilt.hash(), pos.hash());
+            prop_assert_eq!(rebuilt.zobrist_hash(), pos.zobrist_hash());
             prop_assert_eq!(&rebuilt, &pos);
         }
     }
@@ -150,7 +150,7 @@ proptest! {
             prop_assert_eq!(parsed.symmetry(), Symmetry::Mirror);
             let parsed = parsed.with_symmetry(pos.symmetry());
             prop_assert_eq!(&parsed, pos, "{}", text);
-            prop_assert_eq!(parsed.hash(), pos.hash());
+            prop_assert_eq!(parsed.zobrist_hash(), pos.zobrist_hash());
             prop_assert_eq!(parsed.to_string(), text);
         }
     }
@@ -172,7 +172,7 @@ proptest! {
         prop_assert_eq!(sorted(back.pieces), sorted(setup.pieces.clone()));
         let from_text: Position = text.parse().unwrap();
         prop_assert_eq!(from_text.with_symmetry(symmetry), pos.clone());
-        prop_assert_eq!(pos.hash(), pos.compute_hash());
+        prop_assert_eq!(pos.zobrist_hash(), pos.compute_zobrist_hash());
 
         // A second piece on an occupied square, or a piece off the board, is refused.
         if let Some(&(sq, color)) = setup.pieces.first() {
