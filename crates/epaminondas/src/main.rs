@@ -20,6 +20,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Run a fixed perft workload and report nodes per second.
     Bench,
+    /// Speak the UGI engine protocol on standard input and output.
+    Engine,
 }
 
 /// A clap error as one line: its first paragraph, joined (`--help` has the rest).
@@ -57,6 +59,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Bench => perft::bench(),
+        Command::Engine => {
+            let stdin = std::io::stdin();
+            epaminondas_engine::ugi::Ugi::new(std::io::stdout()).run(stdin.lock());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

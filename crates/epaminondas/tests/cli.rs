@@ -123,3 +123,33 @@ fn help_and_version_succeed() {
         assert!(!stdout(&out).is_empty());
     }
 }
+
+#[test]
+fn engine_speaks_ugi_on_standard_input() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_epaminondas"))
+        .arg("engine")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(b"ugi\nposition startpos moves f1,g2-h3\ngo depth 2\n")
+        .expect("the engine reads");
+    let out = child
+        .wait_with_output()
+        .expect("the engine ends at end of input");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("ugiok"), "{text}");
+    let reply = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a bestmove");
+    let mut pos = epaminondas_rules::Position::standard();
+    pos.play(pos.parse_move("f1,g2-h3").unwrap()).unwrap();
+    assert!(pos.parse_move(reply).is_ok(), "{reply}");
+}

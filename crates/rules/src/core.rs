@@ -320,6 +320,14 @@ impl<const N: usize, const L: u32> Core<N, L> {
         self.pieces[color.index()].count()
     }
 
+    /// Pieces of `color` on `rank` (0 off the board).
+    pub(crate) fn count_on_rank(&self, color: Color, rank: u8) -> u32 {
+        if rank >= self.size.ranks() {
+            return 0;
+        }
+        Self::row(self.pieces[color.index()], u32::from(rank)).count_ones()
+    }
+
     /// Pieces of `color` on its goal rank.
     pub(crate) fn goal_count(&self, color: Color) -> u32 {
         (self.pieces[color.index()] & self.goal[color.index()]).count()

@@ -175,6 +175,26 @@ impl Position {
         with_core!(self, c => c.count(color))
     }
 
+    /// Number of pieces `color` has on zero-based `rank` (0 for ranks off the board).
+    pub fn count_on_rank(&self, color: Color, rank: u8) -> u32 {
+        with_core!(self, c => c.count_on_rank(color, rank))
+    }
+
+    /// Whether the side to move has already won by crossing: it has more
+    /// pieces on its goal rank than the opponent has on the opponent's.
+    pub fn has_crossed(&self) -> bool {
+        with_core!(self, c => c.mover_has_crossed())
+    }
+
+    /// Whether the side to move is in check: the opponent has more pieces on
+    /// its goal rank than the side to move has on its own, so unless this move
+    /// captures an intruder or crosses too, the opponent wins at the start of
+    /// its next turn.
+    pub fn in_check(&self) -> bool {
+        let turn = self.turn();
+        self.goal_count(!turn) > self.goal_count(turn)
+    }
+
     /// Number of pieces `color` has on its goal rank (the opponent's home rank).
     pub fn goal_count(&self, color: Color) -> u32 {
         with_core!(self, c => c.goal_count(color))

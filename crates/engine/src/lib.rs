@@ -1,0 +1,30 @@
+//! An Epaminondas engine: it chooses moves by alpha-beta search over the
+//! rules of [`epaminondas_rules`].
+//!
+//! The parts are kept apart as in the strong chess engines: [`search`]
+//! (iterative deepening principal variation search with quiescence and check
+//! extensions), [`eval`] (the static evaluation), [`tt`] (the transposition
+//! table), [`limits`] (depth, node and time limits and the time budget),
+//! [`score`] (how wins and losses are scored) and [`ugi`] (the text protocol).
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use epaminondas_engine::{Engine, Limits};
+//! use epaminondas_rules::Position;
+//!
+//! let mut engine = Engine::new(16);
+//! let pos = Position::standard();
+//! let result = engine.search(&pos, &Limits::depth(2), &AtomicBool::new(false), |_| {});
+//! assert!(pos.is_legal(result.best.unwrap()));
+//! ```
+#![deny(missing_docs)]
+
+pub mod eval;
+pub mod limits;
+pub mod score;
+pub mod search;
+pub mod tt;
+pub mod ugi;
+
+pub use limits::{Clock, Limits};
+pub use search::{Engine, SearchInfo, SearchResult};

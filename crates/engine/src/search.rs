@@ -1,0 +1,434 @@
+//! The search: iterative deepening alpha-beta (principal variation search)
+//! with a transposition table, move ordering, quiescence search over captures
+//! and crossings, and check extensions.
+//!
+//! "Check" is the crossing threat: the opponent has more pieces on its goal
+//! rank than the side to move has on its own, so every reply that does not
+//! capture an intruder or cross as well loses at once. Check positions are
+//! searched one ply deeper and, in quiescence, with every move.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use epaminondas_rules::{Color, Move, MoveList, Position};
+
+use crate::eval::{Weights, evaluate_with};
+use crate::limits::Limits;
+use crate::score::{INFINITY, MAX_PLY, from_table, is_proven, loss_in, to_table, win_in};
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_INTERVAL: u64 = 1024;
+/// History slots per side: 26 x 26 tail squares times 8 directions.
+const HISTORY_SLOTS: usize = 26 * 26 * 8;
+
+/// Progress of a search, reported after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchInfo<'a> {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The score for the side to move (see [`crate::score`]).
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation, best move first.
+    pub pv: &'a [Move],
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the position has no legal move.
+    pub best: Option<Move>,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation, best move first.
+    pub pv: Vec<Move>,
+}
+
+/// A searcher with its memory (transposition table, move-ordering
+/// statistics), kept from search to search within a game.
+pub struct Engine {
+    tt: TranspositionTable,
+    history: Vec<i32>,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    weights: Weights,
+}
+
+impl Engine {
+    /// An engine with a transposition table of about `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(hash_mb),
+            history: vec![0; 2 * HISTORY_SLOTS],
+            killers: [[None; 2]; MAX_PLY],
+            weights: Weights::default(),
+        }
+    }
+
+    /// Resizes the transposition table (and clears it).
+    pub fn set_hash(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// Forgets everything learned, as before a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.fill(0);
+        self.killers = [[None; 2]; MAX_PLY];
+    }
+
+    /// Searches `pos` within `limits`, or until `stop` is set, calling
+    /// `report` after each completed iteration.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        mut report: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let legal = pos.legal_moves();
+        let mut result = SearchResult {
+            best: legal.first().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: legal.first().copied().into_iter().collect(),
+        };
+        if legal.is_empty() {
+            result.score = if pos.has_crossed() {
+                win_in(0)
+            } else {
+                loss_in(0)
+            };
+            return result;
+        }
+        let mut search = Search {
+            engine: self,
+            pos: pos.clone(),
+            lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: vec![Vec::new(); MAX_PLY],
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: limits.budget().map(|b| start + b),
+            stop,
+            stopped: false,
+            root_best: None,
+        };
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .min(MAX_PLY as u32 - 1);
+        for depth in 1..=max_depth {
+            let score = search.negamax(depth as i32, -INFINITY, INFINITY, 0);
+            if search.stopped {
+                break;
+            }
+            let best = search.root_best.or(result.best);
+            result = SearchResult {
+                best,
+                score,
+                depth,
+                nodes: search.nodes,
+                pv: search.principal_variation(best, depth as usize),
+            };
+            report(&SearchInfo {
+                depth,
+                score,
+                nodes: search.nodes,
+                elapsed: start.elapsed(),
+                pv: &result.pv,
+            });
+            // A proven result cannot change with more depth.
+            if is_proven(score) && (crate::score::WIN - score.abs()) < depth as i32 {
+                break;
+            }
+            // An iteration takes longer than all before it: do not start one
+            // that cannot finish.
+            if let Some(deadline) = search.deadline {
+                let now = Instant::now();
+                if now >= deadline || now - start > (deadline - start) / 2 {
+                    break;
+                }
+            }
+        }
+        result.nodes = search.nodes;
+        result
+    }
+}
+
+/// The state of one search.
+struct Search<'a> {
+    engine: &'a mut Engine,
+    pos: Position,
+    /// A move buffer per ply.
+    lists: Vec<MoveList>,
+    /// Move-ordering scores per ply, parallel to `lists`.
+    scores: Vec<Vec<i32>>,
+    nodes: u64,
+    node_limit: Option<u64>,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    stopped: bool,
+    root_best: Option<Move>,
+}
+
+impl Search<'_> {
+    /// Counts a node and says whether the search must stop.
+    fn should_stop(&mut self) -> bool {
+        self.nodes += 1;
+        let out_of_nodes = self.node_limit.is_some_and(|limit| self.nodes > limit);
+        // The clock and the stop flag are looked at every CHECK_INTERVAL nodes.
+        let told_to_stop = self.nodes % CHECK_INTERVAL == 0
+            && (self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d));
+        if out_of_nodes || told_to_stop {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn evaluate(&self) -> i32 {
+        evaluate_with(&self.pos, &self.engine.weights)
+    }
+
+    fn history_slot(color: Color, mv: Move) -> usize {
+        let tail = mv.tail();
+        color.index() * HISTORY_SLOTS
+            + (usize::from(tail.rank()) * 26 + usize::from(tail.file())) * 8
+            + mv.direction().index()
+    }
+
+    /// Whether `mv` puts a piece on the mover's goal rank.
+    fn crosses(&self, mv: Move) -> bool {
+        mv.destination().rank() == self.pos.goal_rank(self.pos.turn())
+    }
+
+    /// Orders `list` by likely strength: the hash move, captures (more
+    /// pieces first), crossings, killer moves, then by history.
+    fn score_moves(
+        &self,
+        ply: usize,
+        tt_move: Option<Move>,
+        scores: &mut Vec<i32>,
+        list: &MoveList,
+    ) {
+        let turn = self.pos.turn();
+        scores.clear();
+        scores.extend(list.iter().map(|&mv| {
+            if Some(mv) == tt_move {
+                1 << 30
+            } else if mv.is_capture() {
+                (1 << 28) + 1000 * i32::from(mv.captures()) + i32::from(mv.group_size())
+            } else if self.crosses(mv) {
+                1 << 27
+            } else if self.engine.killers[ply].contains(&Some(mv)) {
+                1 << 26
+            } else {
+                self.engine.history[Self::history_slot(turn, mv)]
+            }
+        }));
+    }
+
+    /// Moves the best-scored of the moves from `from` on to `from`.
+    fn pick(list: &mut MoveList, scores: &mut [i32], from: usize) {
+        let moves = list.as_mut_slice();
+        let mut best = from;
+        for i in from + 1..moves.len() {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        moves.swap(from, best);
+        scores.swap(from, best);
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.pos.has_crossed() {
+            return win_in(ply);
+        }
+        if self.should_stop() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        let in_check = self.pos.in_check();
+        let depth = if in_check { depth + 1 } else { depth };
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply);
+        }
+        let key = self.pos.zobrist_hash();
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(entry) = self.engine.tt.probe(key) {
+            tt_move = entry.best.filter(|&mv| self.pos.is_legal(mv));
+            if entry.depth >= depth && !pv_node && ply > 0 {
+                let score = from_table(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.pos.legal_moves_into(&mut list);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return loss_in(ply);
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.score_moves(ply, tt_move, &mut scores, &list);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            Self::pick(&mut list, &mut scores, i);
+            let mv = list[i];
+            self.pos.play_unchecked(mv);
+            let score = if i == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta {
+                    -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            self.pos.undo_unchecked(mv);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if ply == 0 {
+                    self.root_best = Some(mv);
+                }
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                if !mv.is_capture() && !self.crosses(mv) {
+                    let killers = &mut self.engine.killers[ply];
+                    if killers[0] != Some(mv) {
+                        killers[1] = killers[0];
+                        killers[0] = Some(mv);
+                    }
+                    let slot = Self::history_slot(self.pos.turn(), mv);
+                    let bonus = depth * depth;
+                    let entry = &mut self.engine.history[slot];
+                    *entry = (*entry + bonus).min(1 << 20);
+                }
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        self.scores[ply] = scores;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best <= original_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.engine.tt.store(Entry {
+            key,
+            best: best_move,
+            score: to_table(best, ply),
+            depth,
+            bound,
+        });
+        best
+    }
+
+    /// Searches captures and crossings only (every move when in check) until
+    /// the position is quiet, standing on the evaluation otherwise.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.pos.has_crossed() {
+            return win_in(ply);
+        }
+        if self.should_stop() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        let in_check = self.pos.in_check();
+        let mut best = -INFINITY;
+        if !in_check {
+            let stand = self.evaluate();
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.pos.legal_moves_into(&mut list);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return loss_in(ply);
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        self.score_moves(ply, None, &mut scores, &list);
+        for i in 0..list.len() {
+            Self::pick(&mut list, &mut scores, i);
+            let mv = list[i];
+            if !in_check && !mv.is_capture() && !self.crosses(mv) {
+                // Sorted: captures and crossings come first.
+                break;
+            }
+            self.pos.play_unchecked(mv);
+            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            self.pos.undo_unchecked(mv);
+            if self.stopped {
+                break;
+            }
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        self.scores[ply] = scores;
+        if self.stopped { 0 } else { best }
+    }
+
+    /// The expected line from the root: `first`, then the stored best moves.
+    fn principal_variation(&self, first: Option<Move>, max_len: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut pos = self.pos.clone();
+        let mut next = first;
+        while let Some(mv) = next {
+            if pv.len() >= max_len.max(1) || !pos.is_legal(mv) {
+                break;
+            }
+            pos.play_unchecked(mv);
+            pv.push(mv);
+            next = self
+                .engine
+                .tt
+                .probe(pos.zobrist_hash())
+                .and_then(|e| e.best);
+        }
+        pv
+    }
+}

@@ -1,0 +1,399 @@
+//! The UGI protocol: the engine's text interface, modelled on chess's UCI.
+//!
+//! The engine reads one command per line and answers on its output:
+//!
+//! | command | answer |
+//! | --- | --- |
+//! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
+//! | `isready` | `readyok` (at once, even while searching) |
+//! | `uginewgame` | forgets the last game (transposition table, statistics) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (1), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, recorded; levels below 10 are future work) |
+//! | `position startpos [moves M...]` | the start of the `Board` size |
+//! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
+//! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D score S nodes N nps R time MS pv M...` per iteration, then `bestmove M` (`bestmove none` without legal moves) |
+//! | `stop` | ends the search (its `bestmove` follows) |
+//! | `query gameover` / `query p1turn` / `query result` | `response true`/`false`; `response p1win`/`p2win`/`none` |
+//! | `perft N` | `perft D COUNT` for each depth |
+//! | `bench` | a fixed search workload: `bench nodes N time MS nps R` |
+//! | `d` | the board, drawn |
+//! | `quit` | ends the program |
+//!
+//! Player 1 is White and moves first. Scores are `cp N` (hundredths of a
+//! piece), `win N` or `loss N` (the game ends in N plies). Moves are in
+//! canonical notation; any accepted notation is read. Unknown commands are
+//! ignored; a malformed position, move or option is answered with
+//! `info string error ...` and changes nothing.
+
+use std::io::{BufRead, Write};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use epaminondas_rules::{BoardSize, Color, Position, Symmetry};
+
+use crate::limits::{Clock, Limits};
+use crate::score;
+use crate::search::Engine;
+
+/// The transposition table size when none is set, in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// Writes one line to the shared output, ignoring a closed output (there is
+/// nobody left to tell).
+fn say<W: Write>(out: &Mutex<W>, line: &str) {
+    let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// A running search.
+struct Running {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<()>,
+    /// Whether it has no limit of its own.
+    infinite: bool,
+}
+
+/// The protocol's state between commands.
+pub struct Ugi<W: Write + Send + 'static> {
+    out: Arc<Mutex<W>>,
+    engine: Arc<Mutex<Engine>>,
+    board: BoardSize,
+    symmetry: Symmetry,
+    level: u8,
+    position: Position,
+    running: Option<Running>,
+}
+
+impl<W: Write + Send + 'static> Ugi<W> {
+    /// A protocol session writing to `out`.
+    pub fn new(out: W) -> Ugi<W> {
+        Ugi {
+            out: Arc::new(Mutex::new(out)),
+            engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MB))),
+            board: BoardSize::STANDARD,
+            symmetry: Symmetry::Mirror,
+            level: 10,
+            position: Position::standard(),
+            running: None,
+        }
+    }
+
+    /// Reads and answers commands until `quit` or the end of the input. At
+    /// the end of the input a search with limits is allowed to finish (so
+    /// that piped commands work); `quit` stops it.
+    pub fn run(mut self, input: impl BufRead) {
+        let mut quit = false;
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if !self.command(&line) {
+                quit = true;
+                break;
+            }
+        }
+        if quit || self.running.as_ref().is_some_and(|r| r.infinite) {
+            self.finish_search();
+        } else if let Some(running) = self.running.take() {
+            let _ = running.thread.join();
+        }
+    }
+
+    fn say(&self, line: &str) {
+        say(&self.out, line);
+    }
+
+    fn error(&self, message: &str) {
+        self.say(&format!("info string error {message}"));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn finish_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.stop.store(true, Ordering::Relaxed);
+            let _ = running.thread.join();
+        }
+    }
+
+    /// Answers one command; false when the session ends.
+    pub fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&name, args)) = words.split_first() else {
+            return true;
+        };
+        // A finished search thread is collected before anything else.
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.thread.is_finished())
+        {
+            self.finish_search();
+        }
+        match name {
+            "ugi" => {
+                self.say(concat!("id name Epaminondas ", env!("CARGO_PKG_VERSION")));
+                self.say("id author the Epaminondas project");
+                self.say("option name Hash type spin default 64 min 1 max 65536");
+                self.say("option name Threads type spin default 1 min 1 max 1");
+                self.say("option name Board type string default 14x12");
+                self.say(
+                    "option name Symmetry type combo default mirror var mirror var file var off",
+                );
+                self.say("option name Level type spin default 10 min 1 max 10");
+                self.say("ugiok");
+            }
+            "isready" => self.say("readyok"),
+            "uginewgame" => {
+                self.finish_search();
+                self.lock_engine().clear();
+                self.position = Position::new(self.board, self.symmetry);
+            }
+            "setoption" => self.set_option(args),
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" => self.finish_search(),
+            "query" => self.query(args),
+            "perft" => self.perft(args),
+            "bench" => {
+                self.finish_search();
+                let report = bench(&mut self.lock_engine());
+                self.say(&report);
+            }
+            "d" => self.say(&diagram(&self.position)),
+            "quit" => return false,
+            _ => {}
+        }
+        true
+    }
+
+    fn lock_engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        // setoption name NAME value VALUE
+        let (Some(&"name"), Some(value_at)) =
+            (args.first(), args.iter().position(|&w| w == "value"))
+        else {
+            return self.error("setoption needs 'name NAME value VALUE'");
+        };
+        let name = args[1..value_at].join(" ");
+        let value = args[value_at + 1..].join(" ");
+        fn parse<T: FromStr>(value: &str) -> Option<T> {
+            value.parse().ok()
+        }
+        if self.running.is_some() {
+            return self.error("options cannot change during a search");
+        }
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match parse::<usize>(&value).filter(|mb| (1..=65536).contains(mb)) {
+                Some(mb) => self.lock_engine().set_hash(mb),
+                None => self.error(&format!("Hash must be 1 to 65536 MiB, not '{value}'")),
+            },
+            "threads" => {
+                if value != "1" {
+                    self.error(&format!("Threads must be 1, not '{value}'"));
+                }
+            }
+            "board" => match value.parse::<BoardSize>() {
+                Ok(size) => {
+                    self.board = size;
+                    self.position = Position::new(size, self.symmetry);
+                }
+                Err(e) => self.error(&e.to_string()),
+            },
+            "symmetry" => match value.parse::<Symmetry>() {
+                Ok(symmetry) => {
+                    self.symmetry = symmetry;
+                    self.position = self.position.with_symmetry(symmetry);
+                }
+                Err(e) => self.error(&e.to_string()),
+            },
+            "level" => match parse::<u8>(&value).filter(|l| (1..=10).contains(l)) {
+                Some(level) => self.level = level,
+                None => self.error(&format!("Level must be 1 to 10, not '{value}'")),
+            },
+            _ => self.error(&format!("unknown option '{name}'")),
+        }
+    }
+
+    fn set_position(&mut self, args: &[&str]) {
+        let moves_at = args
+            .iter()
+            .position(|&w| w == "moves")
+            .unwrap_or(args.len());
+        let mut pos = match args.first() {
+            Some(&"startpos") if moves_at == 1 => Position::new(self.board, self.symmetry),
+            Some(&"fen") => match args[1..moves_at].join(" ").parse::<Position>() {
+                Ok(pos) => pos.with_symmetry(self.symmetry),
+                Err(e) => return self.error(&format!("bad position: {e}")),
+            },
+            _ => return self.error("position needs 'startpos' or 'fen TEXT', then 'moves ...'"),
+        };
+        for text in args.iter().skip(moves_at + 1) {
+            match pos.parse_move(text) {
+                Ok(mv) => pos.play_unchecked(mv),
+                Err(e) => return self.error(&format!("bad move: {e}")),
+            }
+        }
+        self.position = pos;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.running.is_some() {
+            return self.error("already searching: send stop first");
+        }
+        let mut limits = Limits::default();
+        let (mut times, mut incs) = ([None, None], [Duration::ZERO; 2]);
+        let mut words = args.iter();
+        while let Some(&word) = words.next() {
+            if word == "infinite" {
+                continue;
+            }
+            let Some(value) = words.next().and_then(|v| v.parse::<u64>().ok()) else {
+                return self.error(&format!("go {word} needs a number"));
+            };
+            let ms = Duration::from_millis(value);
+            match word {
+                "p1time" => times[0] = Some(ms),
+                "p2time" => times[1] = Some(ms),
+                "p1inc" => incs[0] = ms,
+                "p2inc" => incs[1] = ms,
+                "movetime" => limits.movetime = Some(ms),
+                "depth" => limits.depth = Some(value.min(u64::from(u32::MAX)) as u32),
+                "nodes" => limits.nodes = Some(value),
+                _ => return self.error(&format!("unknown go parameter '{word}'")),
+            }
+        }
+        let side = usize::from(self.position.turn() == Color::Black);
+        limits.clock = times[side].map(|remaining| Clock {
+            remaining,
+            increment: incs[side],
+        });
+        let infinite = limits == Limits::default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (engine, out, pos) = (
+            Arc::clone(&self.engine),
+            Arc::clone(&self.out),
+            self.position.clone(),
+        );
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+            let result = engine.search(&pos, &limits, &flag, |info| {
+                let ms = info.elapsed.as_millis().max(1);
+                let nps = u128::from(info.nodes) * 1000 / ms;
+                let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+                say(
+                    &out,
+                    &format!(
+                        "info depth {} score {} nodes {} nps {nps} time {ms} pv {}",
+                        info.depth,
+                        score::format(info.score),
+                        info.nodes,
+                        pv.join(" ")
+                    ),
+                );
+            });
+            match result.best {
+                Some(mv) => say(&out, &format!("bestmove {mv}")),
+                None => say(&out, "bestmove none"),
+            }
+        });
+        self.running = Some(Running {
+            stop,
+            thread,
+            infinite,
+        });
+    }
+
+    fn query(&self, args: &[&str]) {
+        let outcome = self.position.outcome();
+        match args.first() {
+            Some(&"gameover") => self.say(&format!("response {}", outcome.is_some())),
+            Some(&"p1turn") => self.say(&format!(
+                "response {}",
+                self.position.turn() == Color::White
+            )),
+            Some(&"result") => self.say(match outcome.map(|o| o.winner) {
+                Some(Color::White) => "response p1win",
+                Some(Color::Black) => "response p2win",
+                None => "response none",
+            }),
+            _ => self.error("query needs gameover, p1turn or result"),
+        }
+    }
+
+    fn perft(&self, args: &[&str]) {
+        match args
+            .first()
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|d| (1..=20).contains(d))
+        {
+            Some(depth) => {
+                for d in 1..=depth {
+                    self.say(&format!("perft {d} {}", self.position.perft(d)));
+                }
+            }
+            None => self.error("perft needs a depth from 1 to 20"),
+        }
+    }
+}
+
+/// The positions of [`bench`]: the standard start, a crowded opening, an 8x8
+/// middle game and the 6x5 seeds/004 position.
+const BENCH_POSITIONS: [&str; 4] = [
+    "bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/14/14/14/14/14/wwwwwwwwwwwwww/wwwwwwwwwwwwww w",
+    "bbbbbbbbbbbbbb/bbbb1bbbbbbbbb/5b8/14/14/14/14/14/7w6/14/wwwwwww1wwwwww/wwwwwwwwwwwwww b",
+    "bb1bbbbb/b1bb1b1b/2b1w3/1bwwb3/3ww1b1/1w1w4/ww1wwww1/w1wwwwww b",
+    "bbb3/2b3/4w1/1wb1w1/w3w1 w",
+];
+/// The depth of [`bench`].
+const BENCH_DEPTH: u32 = 5;
+
+/// Searches a fixed set of positions to a fixed depth with a fresh engine:
+/// the node count changes only when the search does.
+pub fn bench(engine: &mut Engine) -> String {
+    let start = Instant::now();
+    let mut nodes = 0;
+    let stop = AtomicBool::new(false);
+    for text in BENCH_POSITIONS {
+        let pos: Position = text.parse().expect("bench positions are valid");
+        engine.clear();
+        nodes += engine
+            .search(&pos, &Limits::depth(BENCH_DEPTH), &stop, |_| {})
+            .nodes;
+    }
+    let ms = start.elapsed().as_millis().max(1);
+    format!(
+        "bench nodes {nodes} time {ms} nps {}",
+        u128::from(nodes) * 1000 / ms
+    )
+}
+
+/// The board as text: the top rank first, `w` and `b` for pieces.
+pub fn diagram(pos: &Position) -> String {
+    let size = pos.size();
+    let mut text = String::new();
+    for rank in (0..size.ranks()).rev() {
+        text += &format!("{:>3} ", rank + 1);
+        for file in 0..size.files() {
+            let square = epaminondas_rules::Square::new(file, rank).expect("on a 26x26 board");
+            text.push(match pos.piece_at(square) {
+                Some(Color::White) => 'w',
+                Some(Color::Black) => 'b',
+                None => '.',
+            });
+            text.push(' ');
+        }
+        text.push('\n');
+    }
+    text += "    ";
+    for file in 0..size.files() {
+        text.push(char::from(b'a' + file));
+        text.push(' ');
+    }
+    text += &format!("\nposition {}\n{} to move", pos, pos.turn());
+    text
+}

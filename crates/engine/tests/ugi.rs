@@ -1,0 +1,116 @@
+//! The UGI protocol, driven through an in-memory session.
+
+use std::io::{Cursor, Write};
+use std::sync::{Arc, Mutex};
+
+use epaminondas_engine::ugi::Ugi;
+use epaminondas_rules::{BoardSize, Position, Symmetry};
+
+/// An output buffer the session and the test share.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs `script` to its end and returns the output lines.
+fn session(script: &str) -> Vec<String> {
+    let out = Shared::default();
+    Ugi::new(out.clone()).run(Cursor::new(script.to_owned()));
+    let bytes = out.0.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a bestmove line")
+}
+
+#[test]
+fn handshake() {
+    let lines = session("ugi\nisready\nquit\n");
+    assert!(lines.iter().any(|l| l.starts_with("id name Epaminondas")));
+    assert!(lines.iter().any(|l| l == "ugiok"));
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+}
+
+#[test]
+fn plays_a_legal_move_on_another_board() {
+    let lines =
+        session("setoption name Board value 6x6\nposition startpos moves a2-a3\ngo depth 3\n");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 score ")),
+        "{lines:?}"
+    );
+    let mut pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
+    pos.play(pos.parse_move("a2-a3").unwrap()).unwrap();
+    let reply = pos.parse_move(bestmove(&lines)).unwrap();
+    assert!(pos.is_legal(reply));
+}
+
+#[test]
+fn clocks_and_stop() {
+    let lines = session("position startpos\ngo p1time 2000 p2time 2000 p1inc 10 p2inc 10\n");
+    assert!(Position::standard().parse_move(bestmove(&lines)).is_ok());
+    let lines = session("position startpos\ngo infinite\nstop\nisready\n");
+    assert!(Position::standard().parse_move(bestmove(&lines)).is_ok());
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+}
+
+#[test]
+fn bad_input_is_reported_and_changes_nothing() {
+    let lines = session(
+        "position fen garbage w\n\
+         position startpos moves e1-e9\n\
+         position sideways\n\
+         go depth x\n\
+         go sideways 3\n\
+         setoption name Hash value abc\n\
+         setoption name Nope value 3\n\
+         setoption Hash 3\n\
+         setoption name Board value 3x3\n\
+         query\n\
+         perft 0\n\
+         frobnicate the engine\n\
+         \n\
+         query p1turn\n\
+         isready\n",
+    );
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error "))
+        .count();
+    assert_eq!(errors, 11, "{lines:#?}");
+    // The bad move left the position as it was: White still to move.
+    assert!(lines.contains(&"response true".to_owned()));
+    assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+}
+
+#[test]
+fn queries_perft_and_diagram() {
+    let lines = session("position fen w3/4/4/4 w\nquery gameover\nquery result\nquery p1turn\n");
+    assert_eq!(lines, ["response true", "response p1win", "response true"]);
+    let lines = session("position startpos\nperft 2\nd\n");
+    assert_eq!(lines[..2], ["perft 1 114", "perft 2 12996"]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("position bbbbbbbbbbbbbb/"))
+    );
+    let lines = session("position fen 4/4/4/4 b\ngo depth 2\nquery result\n");
+    assert!(lines.contains(&"bestmove none".to_owned()));
+    assert!(lines.contains(&"response p1win".to_owned()));
+}
