@@ -56,8 +56,14 @@ pub fn check_position(text: &str) {
     }
 }
 
-/// Reads `text` as a game record.
+/// Reads `text` as a game record, and as a file of records.
 pub fn check_record(text: &str) {
+    if let Ok(all) = GameRecord::read_all(text) {
+        for record in all {
+            let printed = record.to_string();
+            assert_eq!(printed.parse::<GameRecord>().as_ref(), Ok(&record));
+        }
+    }
     if let Ok(record) = text.parse::<GameRecord>() {
         let printed = record.to_string();
         let again: GameRecord = printed

@@ -1,5 +1,6 @@
 //! The `epaminondas` program. Each subcommand is a thin layer over a library crate.
 
+mod matches;
 mod perft;
 
 use std::process::ExitCode;
@@ -22,6 +23,8 @@ enum Command {
     Bench,
     /// Speak the UGI engine protocol on standard input and output.
     Engine,
+    /// Play engines against each other; report Elo and run an SPRT.
+    Match(matches::MatchArgs),
 }
 
 /// A clap error as one line: its first paragraph, joined (`--help` has the rest).
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Bench => perft::bench(),
+        Command::Match(args) => matches::run(&args),
         Command::Engine => {
             let stdin = std::io::stdin();
             epaminondas_engine::ugi::Ugi::new(std::io::stdout()).run(stdin.lock());

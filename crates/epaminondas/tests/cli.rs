@@ -153,3 +153,42 @@ fn engine_speaks_ugi_on_standard_input() {
     pos.play(pos.parse_move("f1,g2-h3").unwrap()).unwrap();
     assert!(pos.parse_move(reply).is_ok(), "{reply}");
 }
+
+#[test]
+fn match_between_the_engine_and_a_baseline() {
+    let records =
+        std::env::temp_dir().join(format!("epaminondas-match-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&records);
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_epaminondas"));
+    let out = run(&[
+        "match",
+        "--engine",
+        &engine,
+        "--engine",
+        "random",
+        "--games",
+        "4",
+        "--nodes",
+        "500",
+        "--board",
+        "6x6",
+        "--max-plies",
+        "150",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains(": 4 games, +"), "{text}");
+    assert!(text.contains("elo "), "{text}");
+    let saved = std::fs::read_to_string(&records).unwrap();
+    let games = epaminondas_rules::GameRecord::read_all(&saved).unwrap();
+    assert_eq!(games.len(), 4);
+    let _ = std::fs::remove_file(&records);
+    // Bad options are refused with one line.
+    let out = run(&[
+        "match", "--engine", "random", "--engine", "greedy", "--sprt", "1,0,2,3",
+    ]);
+    assert!(!out.status.success());
+    assert_eq!(stderr(&out).trim_end().lines().count(), 1);
+}

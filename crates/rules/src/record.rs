@@ -456,6 +456,51 @@ impl GameRecord {
     }
 }
 
+impl GameRecord {
+    /// Reads a file of several records, one after another (as `Display`
+    /// writes them, separated by blank lines). A record ends with the result
+    /// that closes its moves, or where a tag line follows move text. An error
+    /// names the record (1-based).
+    pub fn read_all(text: &str) -> Result<Vec<GameRecord>, (usize, RecordError)> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut records = Vec::new();
+        let mut current = String::new();
+        let mut in_moves = false;
+        let flush = |chunk: &str, records: &mut Vec<GameRecord>| {
+            if chunk.trim().is_empty() {
+                return Ok(());
+            }
+            let record = chunk.parse().map_err(|e| (records.len() + 1, e))?;
+            records.push(record);
+            Ok(())
+        };
+        for line in text.lines() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('[') && in_moves {
+                flush(&current, &mut records)?;
+                current.clear();
+                in_moves = false;
+            }
+            if !trimmed.is_empty() && !trimmed.starts_with('[') {
+                in_moves = true;
+            }
+            current.push_str(line);
+            current.push('\n');
+            let closes = trimmed
+                .split_whitespace()
+                .last()
+                .is_some_and(|word| GameResult::from_token(word).is_some());
+            if in_moves && closes {
+                flush(&current, &mut records)?;
+                current.clear();
+                in_moves = false;
+            }
+        }
+        flush(&current, &mut records)?;
+        Ok(records)
+    }
+}
+
 fn is_tag_name(name: &str) -> bool {
     !name.is_empty()
         && name
@@ -816,6 +861,21 @@ mod tests {
             record.set_tag("Bad Name", "x"),
             Err(RecordError::BadTagName("Bad Name".to_owned()))
         );
+    }
+
+    #[test]
+    fn files_of_several_records() {
+        let one: GameRecord = SEEDS_004.parse().unwrap();
+        let two: GameRecord = "1. f1,g2-h3 e12,f11-h9 *".parse().unwrap();
+        let file = format!("{one}\n{two}\n{one}");
+        let all = GameRecord::read_all(&file).unwrap();
+        assert_eq!(all, vec![one.clone(), two, one]);
+        let broken = format!("{}\n[White \"x\"]\n\n1. a1-a9 *\n", SEEDS_004);
+        assert!(matches!(
+            GameRecord::read_all(&broken),
+            Err((2, RecordError::Move { .. }))
+        ));
+        assert_eq!(GameRecord::read_all("\n\n"), Ok(Vec::new()));
     }
 
     #[test]
