@@ -5,7 +5,8 @@
 //! (iterative deepening principal variation search with quiescence and check
 //! extensions), [`eval`] (the static evaluation), [`tt`] (the transposition
 //! table), [`limits`] (depth, node and time limits and the time budget),
-//! [`score`] (how wins and losses are scored) and [`ugi`] (the text protocol).
+//! [`score`] (how wins and losses are scored), [`solver`] (proofs of forced
+//! wins) and [`ugi`] (the text protocol).
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -23,6 +24,7 @@ pub mod eval;
 pub mod limits;
 pub mod score;
 pub mod search;
+pub mod solver;
 pub mod tt;
 pub mod ugi;
 

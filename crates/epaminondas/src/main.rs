@@ -2,6 +2,7 @@
 
 mod matches;
 mod perft;
+mod solve;
 
 use std::process::ExitCode;
 
@@ -25,6 +26,8 @@ enum Command {
     Engine,
     /// Play engines against each other; report Elo and run an SPRT.
     Match(matches::MatchArgs),
+    /// Prove a forced win for the side to move within some plies, or that none exists.
+    Solve(solve::SolveArgs),
 }
 
 /// A clap error as one line: its first paragraph, joined (`--help` has the rest).
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Bench => perft::bench(),
         Command::Match(args) => matches::run(&args),
+        Command::Solve(args) => solve::run(&args),
         Command::Engine => {
             let stdin = std::io::stdin();
             epaminondas_engine::ugi::Ugi::new(std::io::stdout()).run(stdin.lock());

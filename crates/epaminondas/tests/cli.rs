@@ -192,3 +192,21 @@ fn match_between_the_engine_and_a_baseline() {
     assert!(!out.status.success());
     assert_eq!(stderr(&out).trim_end().lines().count(), 1);
 }
+
+#[test]
+fn solve_proves_wins_and_their_absence() {
+    let out = run(&["solve", "--position", "4b/w4/5/5/5 w", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("white wins in 2 plies: a4-a5 "),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--board", "6x6", "3"]);
+    assert_eq!(
+        stdout(&out).trim(),
+        "no forced win for white within 3 plies"
+    );
+    let out = run(&["solve", "0"]);
+    assert!(!out.status.success());
+}

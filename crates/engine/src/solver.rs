@@ -1,0 +1,283 @@
+//! The puzzle solver: proves a forced win for the side to move within a
+//! number of plies, or that there is none.
+//!
+//! A proof, not a score: the attacker must have a move such that every
+//! defence leads to a position the attacker wins within the remaining plies
+//! (the defender without a legal move, or the attacker starting a turn with
+//! more pieces across). Depths grow one ply at a time, so the win found is
+//! the shortest. Positions already proven or refuted at a depth are cached.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use epaminondas_rules::{Move, Position};
+
+/// What the solver found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// The side to move wins in `plies` plies at the latest; `line` is the
+    /// winning line, each defence the one that lasts longest.
+    Win {
+        /// Plies until the game ends.
+        plies: u32,
+        /// Attacker and defender moves, attacker first.
+        line: Vec<Move>,
+    },
+    /// No forced win within the number of plies asked for.
+    NoWin,
+    /// Stopped from outside before an answer.
+    Stopped,
+}
+
+/// The cache size at which the solver starts afresh, to bound its memory.
+const CACHE_LIMIT: usize = 4_000_000;
+
+struct Solver<'a> {
+    /// (hash, plies left, attacker to move) -> whether the attacker wins.
+    cache: HashMap<(u64, u32, bool), bool>,
+    stop: &'a AtomicBool,
+    nodes: u64,
+}
+
+/// Looks for a forced win for the side to move in `pos` within `max_plies`.
+pub fn solve(pos: &Position, max_plies: u32, stop: &AtomicBool) -> Solution {
+    let mut solver = Solver {
+        cache: HashMap::new(),
+        stop,
+        nodes: 0,
+    };
+    let mut pos = pos.clone();
+    for plies in 0..=max_plies {
+        match solver.attacker_wins(&mut pos, plies) {
+            None => return Solution::Stopped,
+            Some(true) => {
+                let line = solver.line(&mut pos, plies);
+                return match line {
+                    Some(line) => Solution::Win { plies, line },
+                    None => Solution::Stopped,
+                };
+            }
+            Some(false) => {}
+        }
+    }
+    Solution::NoWin
+}
+
+impl Solver<'_> {
+    fn stopped(&mut self) -> bool {
+        self.nodes += 1;
+        self.nodes % 4096 == 0 && self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the side to move (the attacker) wins within `plies`; `None`
+    /// when stopped.
+    fn attacker_wins(&mut self, pos: &mut Position, plies: u32) -> Option<bool> {
+        if pos.has_crossed() {
+            return Some(true);
+        }
+        if plies == 0 {
+            return Some(false);
+        }
+        if self.stopped() {
+            return None;
+        }
+        let key = (pos.zobrist_hash(), plies, true);
+        if let Some(&known) = self.cache.get(&key) {
+            return Some(known);
+        }
+        let mut moves = pos.legal_moves();
+        // Captures and crossings first: they decide most puzzles.
+        let goal = pos.goal_rank(pos.turn());
+        moves
+            .as_mut_slice()
+            .sort_by_key(|m| std::cmp::Reverse((m.captures(), m.destination().rank() == goal)));
+        let mut won = false;
+        for &mv in &moves {
+            pos.play_unchecked(mv);
+            let result = self.defender_loses(pos, plies - 1);
+            pos.undo_unchecked(mv);
+            match result {
+                None => return None,
+                Some(true) => {
+                    won = true;
+                    break;
+                }
+                Some(false) => {}
+            }
+        }
+        self.remember(key, won);
+        Some(won)
+    }
+
+    /// Whether the side to move (the defender) loses within `plies`.
+    fn defender_loses(&mut self, pos: &mut Position, plies: u32) -> Option<bool> {
+        if pos.has_crossed() {
+            return Some(false);
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Some(true);
+        }
+        if plies == 0 {
+            return Some(false);
+        }
+        if self.stopped() {
+            return None;
+        }
+        let key = (pos.zobrist_hash(), plies, false);
+        if let Some(&known) = self.cache.get(&key) {
+            return Some(known);
+        }
+        let mut lost = true;
+        for &mv in &moves {
+            pos.play_unchecked(mv);
+            let result = self.attacker_wins(pos, plies - 1);
+            pos.undo_unchecked(mv);
+            match result {
+                None => return None,
+                Some(false) => {
+                    lost = false;
+                    break;
+                }
+                Some(true) => {}
+            }
+        }
+        self.remember(key, lost);
+        Some(lost)
+    }
+
+    fn remember(&mut self, key: (u64, u32, bool), value: bool) {
+        if self.cache.len() >= CACHE_LIMIT {
+            self.cache.clear();
+        }
+        self.cache.insert(key, value);
+    }
+
+    /// The winning line of a position proven won within `plies`.
+    fn line(&mut self, pos: &mut Position, plies: u32) -> Option<Vec<Move>> {
+        let mut line = Vec::new();
+        let mut left = plies;
+        let mut played = Vec::new();
+        let result = loop {
+            if pos.has_crossed() || left == 0 {
+                break Some(());
+            }
+            // The attacker's move that wins soonest.
+            let mut chosen = None;
+            'find: for budget in 1..=left {
+                for &mv in &pos.legal_moves() {
+                    pos.play_unchecked(mv);
+                    let wins = self.defender_loses(pos, budget - 1);
+                    pos.undo_unchecked(mv);
+                    match wins {
+                        None => return None,
+                        Some(true) => {
+                            chosen = Some((mv, budget));
+                            break 'find;
+                        }
+                        Some(false) => {}
+                    }
+                }
+            }
+            let (mv, budget) = chosen?;
+            pos.play_unchecked(mv);
+            played.push(mv);
+            line.push(mv);
+            left = budget - 1;
+            // The defence that lasts longest: the one needing the most plies.
+            let defences = pos.legal_moves();
+            if pos.has_crossed() || defences.is_empty() {
+                break Some(());
+            }
+            // The attacker then has `left - 1` plies; each defence needs the
+            // attacker's shortest win, and the longest of those is played.
+            let mut longest = None;
+            for &reply in &defences {
+                pos.play_unchecked(reply);
+                let mut needed = left.saturating_sub(1);
+                for k in 0..needed {
+                    match self.attacker_wins(pos, k) {
+                        None => return None,
+                        Some(true) => {
+                            needed = k;
+                            break;
+                        }
+                        Some(false) => {}
+                    }
+                }
+                pos.undo_unchecked(reply);
+                if longest.is_none_or(|(_, best)| needed > best) {
+                    longest = Some((reply, needed));
+                }
+            }
+            let (reply, needed) = longest?;
+            pos.play_unchecked(reply);
+            played.push(reply);
+            line.push(reply);
+            left = needed;
+        };
+        for &mv in played.iter().rev() {
+            pos.undo_unchecked(mv);
+        }
+        result.map(|()| line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solved(text: &str, plies: u32) -> Solution {
+        let pos: Position = text.parse().unwrap();
+        solve(&pos, plies, &AtomicBool::new(false))
+    }
+
+    #[test]
+    fn wins_by_taking_the_last_piece() {
+        let Solution::Win { plies, line } = solved("4/b3/w3/w3 w", 3) else {
+            panic!("no win found");
+        };
+        assert_eq!(plies, 1);
+        assert_eq!(line[0].to_string(), "a1,a2-a3");
+    }
+
+    #[test]
+    fn wins_by_an_unanswerable_crossing() {
+        let Solution::Win { plies, line } = solved("4b/w4/5/5/5 w", 4) else {
+            panic!("no win found");
+        };
+        assert_eq!(plies, 2);
+        assert_eq!(line.len(), 2);
+        assert_eq!(line[0].destination().to_string(), "a5");
+    }
+
+    #[test]
+    fn seeds_004_black_wins_in_two() {
+        // Before Black's capture a5,c5-d5 in the seeds/004 game.
+        let mut pos: Position = "bbb3/2b3/4w1/1wb1w1/w3w1 w".parse().unwrap();
+        for text in ["e1,e3-e5", "c2-d1", "e4-d5"] {
+            let mv = pos.parse_move(text).unwrap();
+            pos.play(mv).unwrap();
+        }
+        let Solution::Win { plies, line } = solve(&pos, 4, &AtomicBool::new(false)) else {
+            panic!("no win found");
+        };
+        assert_eq!(plies, 2);
+        assert_eq!(line[0].to_string(), "a5,c5-d5");
+    }
+
+    #[test]
+    fn no_win_from_the_start() {
+        assert_eq!(
+            solve(
+                &Position::new(
+                    epaminondas_rules::BoardSize::new(6, 6).unwrap(),
+                    Default::default()
+                ),
+                3,
+                &AtomicBool::new(false)
+            ),
+            Solution::NoWin
+        );
+    }
+}
