@@ -29,4 +29,4 @@ pub mod tt;
 pub mod ugi;
 
 pub use limits::{Clock, Limits};
-pub use search::{Engine, SearchInfo, SearchResult};
+pub use search::{Engine, Features, SearchInfo, SearchResult};

@@ -52,6 +52,29 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+/// Search features that can be switched off, to measure what each is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Late move reductions: quiet moves late in the order are searched less
+    /// deep first.
+    pub lmr: bool,
+    /// Null-move pruning: if passing still beats beta, the node is cut.
+    pub null_move: bool,
+    /// Aspiration windows: iterations start with a narrow window around the
+    /// last score.
+    pub aspiration: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            lmr: true,
+            null_move: true,
+            aspiration: true,
+        }
+    }
+}
+
 /// A searcher with its memory (transposition table, move-ordering
 /// statistics), kept from search to search within a game.
 pub struct Engine {
@@ -59,6 +82,8 @@ pub struct Engine {
     history: Vec<i32>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     weights: Weights,
+    /// The features in use.
+    pub features: Features,
 }
 
 impl Engine {
@@ -69,6 +94,7 @@ impl Engine {
             history: vec![0; 2 * HISTORY_SLOTS],
             killers: [[None; 2]; MAX_PLY],
             weights: Weights::default(),
+            features: Features::default(),
         }
     }
 
@@ -127,7 +153,7 @@ impl Engine {
             .unwrap_or(MAX_PLY as u32 - 1)
             .min(MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
-            let score = search.negamax(depth as i32, -INFINITY, INFINITY, 0);
+            let score = search.root(depth as i32, result.score);
             if search.stopped {
                 break;
             }
@@ -181,6 +207,26 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// One iteration at the root, with an aspiration window around `guess`
+    /// (the last iteration's score) that widens until the score falls inside.
+    fn root(&mut self, depth: i32, guess: i32) -> i32 {
+        if !self.engine.features.aspiration || depth < 4 || is_proven(guess) {
+            return self.negamax(depth, -INFINITY, INFINITY, 0);
+        }
+        let mut window = 40;
+        loop {
+            let (alpha, beta) = (guess - window, guess + window);
+            let score = self.negamax(depth, alpha, beta, 0);
+            if self.stopped || (score > alpha && score < beta) {
+                return score;
+            }
+            if window > 1000 {
+                return self.negamax(depth, -INFINITY, INFINITY, 0);
+            }
+            window *= 4;
+        }
+    }
+
     /// Counts a node and says whether the search must stop.
     fn should_stop(&mut self) -> bool {
         self.nodes += 1;
@@ -209,6 +255,11 @@ impl Search<'_> {
     /// Whether `mv` puts a piece on the mover's goal rank.
     fn crosses(&self, mv: Move) -> bool {
         mv.destination().rank() == self.pos.goal_rank(self.pos.turn())
+    }
+
+    /// [`Search::crosses`] for a move just played (the mover is not to move).
+    fn crosses_after(&self, mv: Move) -> bool {
+        mv.destination().rank() == self.pos.goal_rank(!self.pos.turn())
     }
 
     /// Orders `list` by likely strength: the hash move, captures (more
@@ -283,6 +334,29 @@ impl Search<'_> {
             }
         }
 
+        // Null move: if passing (depth reduced) still scores at least beta,
+        // a real move will too. Not when in check, where passing loses, nor
+        // near proven scores.
+        if self.engine.features.null_move
+            && !pv_node
+            && !in_check
+            && ply > 0
+            && depth >= 3
+            && !is_proven(beta)
+            && self.evaluate() >= beta
+        {
+            let reduction = 2 + depth / 4;
+            self.pos.pass_unchecked();
+            let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            self.pos.pass_unchecked();
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return beta;
+            }
+        }
+
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.pos.legal_moves_into(&mut list);
         if list.is_empty() {
@@ -299,10 +373,22 @@ impl Search<'_> {
             Self::pick(&mut list, &mut scores, i);
             let mv = list[i];
             self.pos.play_unchecked(mv);
+            // Late quiet moves are first searched less deep.
+            let quiet = !mv.is_capture() && !self.crosses_after(mv) && scores[i] < 1 << 26;
+            let reduction =
+                if self.engine.features.lmr && quiet && !in_check && depth >= 3 && i >= 3 {
+                    let r = 1.0 + (depth as f64).ln() * (i as f64).ln() / 2.5;
+                    (r as i32).min(depth - 2)
+                } else {
+                    0
+                };
             let score = if i == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                let mut probe = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && probe > alpha {
+                    probe = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta {
                     -self.negamax(depth - 1, -beta, -alpha, ply + 1)
                 } else {

@@ -141,6 +141,9 @@ impl<W: Write + Send + 'static> Ugi<W> {
                     "option name Symmetry type combo default mirror var mirror var file var off",
                 );
                 self.say("option name Level type spin default 10 min 1 max 10");
+                self.say("option name LMR type check default true");
+                self.say("option name NullMove type check default true");
+                self.say("option name Aspiration type check default true");
                 self.say("ugiok");
             }
             "isready" => self.say("readyok"),
@@ -213,6 +216,19 @@ impl<W: Write + Send + 'static> Ugi<W> {
             "level" => match parse::<u8>(&value).filter(|l| (1..=10).contains(l)) {
                 Some(level) => self.level = level,
                 None => self.error(&format!("Level must be 1 to 10, not '{value}'")),
+            },
+            feature @ ("lmr" | "nullmove" | "aspiration") => match value.as_str() {
+                "true" | "false" => {
+                    let on = value == "true";
+                    let mut engine = self.lock_engine();
+                    let features = &mut engine.features;
+                    match feature {
+                        "lmr" => features.lmr = on,
+                        "nullmove" => features.null_move = on,
+                        _ => features.aspiration = on,
+                    }
+                }
+                _ => self.error(&format!("{name} must be true or false, not '{value}'")),
             },
             _ => self.error(&format!("unknown option '{name}'")),
         }

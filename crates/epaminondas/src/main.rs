@@ -23,7 +23,7 @@ enum Command {
     /// Run a fixed perft workload and report nodes per second.
     Bench,
     /// Speak the UGI engine protocol on standard input and output.
-    Engine,
+    Engine(EngineArgs),
     /// Play engines against each other; report Elo and run an SPRT.
     Match(matches::MatchArgs),
     /// Prove a forced win for the side to move within some plies, or that none exists.
@@ -42,6 +42,15 @@ fn one_line(text: &str) -> String {
     } else {
         words.join(" ")
     }
+}
+
+/// Arguments of `epaminondas engine`.
+#[derive(clap::Args, Debug)]
+struct EngineArgs {
+    /// Set an option before reading commands, as NAME=VALUE (e.g. Hash=128,
+    /// LMR=false); repeatable. The same as `setoption name NAME value VALUE`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -67,9 +76,13 @@ fn main() -> ExitCode {
         Command::Bench => perft::bench(),
         Command::Match(args) => matches::run(&args),
         Command::Solve(args) => solve::run(&args),
-        Command::Engine => {
-            let stdin = std::io::stdin();
-            epaminondas_engine::ugi::Ugi::new(std::io::stdout()).run(stdin.lock());
+        Command::Engine(args) => {
+            let mut ugi = epaminondas_engine::ugi::Ugi::new(std::io::stdout());
+            for setting in &args.set {
+                let (name, value) = setting.split_once('=').unwrap_or((setting, ""));
+                ugi.command(&format!("setoption name {name} value {value}"));
+            }
+            ugi.run(std::io::stdin().lock());
             Ok(())
         }
     };

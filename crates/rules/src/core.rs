@@ -361,6 +361,13 @@ impl<const N: usize, const L: u32> Core<N, L> {
         self.hash ^= zobrist::black_to_move();
     }
 
+    /// Hands the turn to the other side without a move (for search only).
+    #[inline(always)]
+    pub(crate) fn pass(&mut self) {
+        self.turn = !self.turn;
+        self.hash ^= zobrist::black_to_move();
+    }
+
     /// Takes back `mv`, which must be the move that produced this position.
     #[inline(always)]
     pub(crate) fn undo(&mut self, mv: Move) {

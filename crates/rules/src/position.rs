@@ -254,6 +254,14 @@ impl Position {
         with_core!(mut self, c => c.undo(mv));
     }
 
+    /// Hands the turn to the other side without moving: a "null move" for a
+    /// search to measure the threat in a position. Passing is not legal in
+    /// the game; call it again to undo it.
+    #[inline]
+    pub fn pass_unchecked(&mut self) {
+        with_core!(mut self, c => c.pass());
+    }
+
     /// How the game has ended here, if it has: the side to move has won by
     /// crossing, or has no legal move and has lost.
     pub fn outcome(&self) -> Option<Outcome> {
