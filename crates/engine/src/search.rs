@@ -229,6 +229,9 @@ impl Search<'_> {
 
     /// Counts a node and says whether the search must stop.
     fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         let out_of_nodes = self.node_limit.is_some_and(|limit| self.nodes > limit);
         // The clock and the stop flag are looked at every CHECK_INTERVAL nodes.
