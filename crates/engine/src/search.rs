@@ -147,6 +147,7 @@ impl Engine {
             stop,
             stopped: false,
             root_best: None,
+            extension_limit: 0,
         };
         let max_depth = limits
             .depth
@@ -204,12 +205,15 @@ struct Search<'a> {
     stop: &'a AtomicBool,
     stopped: bool,
     root_best: Option<Move>,
+    /// Plies below which checks are extended: twice the iteration's depth.
+    extension_limit: usize,
 }
 
 impl Search<'_> {
     /// One iteration at the root, with an aspiration window around `guess`
     /// (the last iteration's score) that widens until the score falls inside.
     fn root(&mut self, depth: i32, guess: i32) -> i32 {
+        self.extension_limit = 2 * depth as usize + 2;
         if !self.engine.features.aspiration || depth < 4 || is_proven(guess) {
             return self.negamax(depth, -INFINITY, INFINITY, 0);
         }
@@ -305,17 +309,21 @@ impl Search<'_> {
     }
 
     fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        if self.pos.has_crossed() {
-            return win_in(ply);
-        }
+        // Every node counts, decided ones too, so node limits bound the work.
         if self.should_stop() {
             return 0;
+        }
+        if self.pos.has_crossed() {
+            return win_in(ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
         let in_check = self.pos.in_check();
-        let depth = if in_check { depth + 1 } else { depth };
+        // Checks are extended, but only so far: when both sides keep
+        // answering crossings with crossings the depth would never fall.
+        let extend = in_check && ply < self.extension_limit;
+        let depth = if extend { depth + 1 } else { depth };
         if depth <= 0 {
             return self.quiesce(alpha, beta, ply);
         }
@@ -450,16 +458,18 @@ impl Search<'_> {
     /// Searches captures and crossings only (every move when in check) until
     /// the position is quiet, standing on the evaluation otherwise.
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        if self.pos.has_crossed() {
-            return win_in(ply);
-        }
         if self.should_stop() {
             return 0;
+        }
+        if self.pos.has_crossed() {
+            return win_in(ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
-        let in_check = self.pos.in_check();
+        // Past the extension limit a check is treated as quiet, so that
+        // quiescence ends.
+        let in_check = self.pos.in_check() && ply < self.extension_limit;
         let mut best = -INFINITY;
         if !in_check {
             let stand = self.evaluate();

@@ -51,6 +51,9 @@ fn say<W: Write>(out: &Mutex<W>, line: &str) {
 /// A running search.
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it writes `bestmove`, so that a
+    /// command that follows the `bestmove` always finds the search over.
+    done: Arc<AtomicBool>,
     thread: JoinHandle<()>,
     /// Whether it has no limit of its own.
     infinite: bool,
@@ -122,11 +125,11 @@ impl<W: Write + Send + 'static> Ugi<W> {
         let Some((&name, args)) = words.split_first() else {
             return true;
         };
-        // A finished search thread is collected before anything else.
+        // A finished search is collected before anything else.
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.thread.is_finished())
+            .is_some_and(|r| r.done.load(Ordering::Acquire) || r.thread.is_finished())
         {
             self.finish_search();
         }
@@ -295,6 +298,8 @@ impl<W: Write + Send + 'static> Ugi<W> {
             self.position.clone(),
         );
         let flag = Arc::clone(&stop);
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = Arc::clone(&done);
         let thread = std::thread::spawn(move || {
             let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let result = engine.search(&pos, &limits, &flag, |info| {
@@ -312,6 +317,8 @@ impl<W: Write + Send + 'static> Ugi<W> {
                     ),
                 );
             });
+            drop(engine);
+            finished.store(true, Ordering::Release);
             match result.best {
                 Some(mv) => say(&out, &format!("bestmove {mv}")),
                 None => say(&out, "bestmove none"),
@@ -319,6 +326,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
         });
         self.running = Some(Running {
             stop,
+            done,
             thread,
             infinite,
         });

@@ -114,3 +114,28 @@ fn queries_perft_and_diagram() {
     assert!(lines.contains(&"bestmove none".to_owned()));
     assert!(lines.contains(&"response p1win".to_owned()));
 }
+
+#[test]
+fn a_go_right_after_bestmove_is_never_refused() {
+    // Each `go` follows the previous `bestmove` at once, as a match runner
+    // sends it: the engine must never answer "already searching".
+    let out = Shared::default();
+    let mut ugi = Ugi::new(out.clone());
+    for round in 0..200 {
+        ugi.command("position startpos");
+        ugi.command("go depth 1");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            assert!(!text.contains("already searching"), "round {round}");
+            if text.matches("bestmove").count() > round {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no bestmove in round {round}"
+            );
+            std::thread::yield_now();
+        }
+    }
+}
