@@ -479,21 +479,25 @@ impl Search<'_> {
             best = stand;
             alpha = alpha.max(stand);
         }
+        // Only captures and crossings, unless in check, where every move is
+        // a candidate answer. (Without tactical moves the evaluation stands,
+        // even in the rare quiet position without any legal move; the main
+        // search scores those exactly.)
         let mut list = std::mem::take(&mut self.lists[ply]);
-        self.pos.legal_moves_into(&mut list);
-        if list.is_empty() {
-            self.lists[ply] = list;
-            return loss_in(ply);
+        if in_check {
+            self.pos.legal_moves_into(&mut list);
+            if list.is_empty() {
+                self.lists[ply] = list;
+                return loss_in(ply);
+            }
+        } else {
+            self.pos.tactical_moves_into(&mut list);
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         self.score_moves(ply, None, &mut scores, &list);
         for i in 0..list.len() {
             Self::pick(&mut list, &mut scores, i);
             let mv = list[i];
-            if !in_check && !mv.is_capture() && !self.crosses(mv) {
-                // Sorted: captures and crossings come first.
-                break;
-            }
             self.pos.play_unchecked(mv);
             let score = -self.quiesce(-beta, -alpha, ply + 1);
             self.pos.undo_unchecked(mv);

@@ -113,6 +113,65 @@ impl Sink for MoveList {
     }
 }
 
+/// Passes on only the tactical moves: captures, and moves that put a piece
+/// on the mover's goal rank. Groups whose head cannot reach the goal rank are
+/// skipped without listing their moves.
+pub(crate) struct Tactical<'a> {
+    /// Where the moves go.
+    pub(crate) moves: &'a mut MoveList,
+    /// The mover's goal rank.
+    pub(crate) goal: u8,
+}
+
+impl Sink for Tactical<'_> {
+    const LISTS: bool = true;
+
+    fn add(&mut self, _: u64) {
+        debug_assert!(false, "the tactical filter needs the moves");
+    }
+
+    #[inline(always)]
+    fn group<const N: usize, const L: u32>(
+        &mut self,
+        heads: Bits<N>,
+        room: &Planes<N>,
+        direction: Direction,
+        group: u8,
+    ) {
+        // A head lands at most `group` ranks further on.
+        let step = direction.step().1;
+        let goal = i32::from(self.goal);
+        let reaches = |head: usize| {
+            let rank = (head >> L) as i32;
+            let gap = (goal - rank) * step.signum();
+            if step == 0 {
+                rank == goal
+            } else {
+                (1..=i32::from(group)).contains(&gap)
+            }
+        };
+        if heads.iter().any(reaches) {
+            let mut near = Bits::EMPTY;
+            for head in heads.iter().filter(|&h| reaches(h)) {
+                near.insert(head);
+            }
+            let goal = self.goal;
+            each_group_move::<N, L>(near, room, direction, group, |mv| {
+                if mv.destination().rank() == goal {
+                    self.moves.push(mv);
+                }
+            });
+        }
+    }
+
+    #[inline(always)]
+    fn one(&mut self, mv: Move) {
+        if mv.is_capture() || mv.destination().rank() == self.goal {
+            self.moves.push(mv);
+        }
+    }
+}
+
 /// Passes on the moves the symmetry rule allows: the slow path, for the
 /// positions where the rule might forbid something.
 struct SymmetryFilter<'a, S, const N: usize, const L: u32> {
@@ -456,6 +515,16 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let mut counter = Counter(0);
         self.generate(&mut counter);
         counter.0
+    }
+
+    /// The legal captures and moves onto the goal rank.
+    pub(crate) fn generate_tactical(&self, moves: &mut MoveList) {
+        let goal = if self.turn == Color::White {
+            self.size.ranks() - 1
+        } else {
+            0
+        };
+        self.generate(&mut Tactical { moves, goal });
     }
 
     /// Feeds every legal move to `sink`. A terminal position has none.

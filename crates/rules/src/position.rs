@@ -215,6 +215,15 @@ impl Position {
         with_core!(self, c => c.generate(moves));
     }
 
+    /// The legal tactical moves of the side to move, into a reusable buffer:
+    /// captures, and moves that put a piece on the mover's goal rank. A search
+    /// looks at these first, and only at these in its quiescence phase; they
+    /// come cheaper than the full list.
+    pub fn tactical_moves_into(&self, moves: &mut MoveList) {
+        moves.clear();
+        with_core!(self, c => c.generate_tactical(moves));
+    }
+
     /// The legal moves of the side to move, in a new list.
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();

@@ -190,6 +190,30 @@ impl Checker {
             );
         }
 
+        // The tactical moves are exactly the captures and goal-rank moves.
+        let goal = pos.goal_rank(pos.turn());
+        let mut expected: Vec<Move> = lib
+            .iter()
+            .copied()
+            .filter(|m| m.is_capture() || m.destination().rank() == goal)
+            .collect();
+        let mut tactical = epaminondas_rules::MoveList::new();
+        pos.tactical_moves_into(&mut tactical);
+        let mut got: Vec<Move> = tactical.to_vec();
+        let key = |m: &Move| (m.tail(), m.direction(), m.group_size(), m.distance());
+        expected.sort_by_key(key);
+        got.sort_by_key(key);
+        if got != expected {
+            self.fail(
+                pos,
+                format!(
+                    "tactical_moves_into gave {} moves, the legal captures and goal moves are {}",
+                    got.len(),
+                    expected.len()
+                ),
+            );
+        }
+
         // Each move: legal, lands right, leads to the reference position, undoes.
         let mut p = pos.clone();
         for (k, mv) in &lib_map {
