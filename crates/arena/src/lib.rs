@@ -125,8 +125,11 @@ pub struct MatchState {
     pub pairs: Pentanomial,
     /// The SPRT verdict so far, if an SPRT runs.
     pub verdict: Option<SprtVerdict>,
-    /// The SPRT log-likelihood ratio, if an SPRT runs.
+    /// The SPRT log-likelihood ratio, if an SPRT runs (as of the decision,
+    /// once there is one).
     pub llr: Option<f64>,
+    /// The number of games after which the SPRT decided.
+    pub decided_at: Option<usize>,
 }
 
 /// A random legal opening of `plies` plies from the start, one whose quick
@@ -357,11 +360,15 @@ pub fn run_match(
             } else {
                 halves.insert(report.pair, report.first_points);
             }
-            if let Some(sprt) = config.sprt {
+            // The verdict is taken once; games still under way when it
+            // came are counted but do not reopen it.
+            let decided = state.decided_at.is_some();
+            if let (Some(sprt), false) = (config.sprt, decided) {
                 let verdict = sprt.verdict(&state.pairs);
                 state.llr = Some(state.pairs.llr(&sprt));
                 state.verdict = Some(verdict);
                 if verdict != SprtVerdict::Continue {
+                    state.decided_at = Some(state.games);
                     stop.store(true, Ordering::Relaxed);
                 }
             }

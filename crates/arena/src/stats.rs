@@ -98,9 +98,11 @@ impl Pentanomial {
     /// The log-likelihood ratio of H1 against H0 (a normal approximation of
     /// the pentanomial model, as used by fishtest and fastchess).
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        // A small prior on every outcome keeps the variance positive when
-        // all pairs ended alike (as fishtest does).
-        let Some((mean, variance)) = self.mean_and_variance(1e-3) else {
+        // A weak prior, half a pair on every outcome, keeps the variance
+        // estimate sane over the first few pairs (without it one lost pair
+        // would look like a certain loss) and when all pairs ended alike; its
+        // weight vanishes as pairs accumulate.
+        let Some((mean, variance)) = self.mean_and_variance(0.5) else {
             return 0.0;
         };
         let (s0, s1) = (expected_score(sprt.elo0), expected_score(sprt.elo1));
@@ -178,6 +180,15 @@ mod tests {
             SprtVerdict::Continue
         );
         assert_eq!(Pentanomial::default().llr(&sprt), 0.0);
+        // A lost pair or two decide nothing.
+        assert_eq!(
+            sprt.verdict(&Pentanomial([2, 0, 0, 0, 0])),
+            SprtVerdict::Continue
+        );
+        assert_eq!(
+            sprt.verdict(&Pentanomial([1, 0, 1, 0, 0])),
+            SprtVerdict::Continue
+        );
         // All pairs won: decided, not stuck at zero variance.
         assert_eq!(
             sprt.verdict(&Pentanomial([0, 0, 0, 0, 30])),

@@ -195,8 +195,12 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             SprtVerdict::H0 => "H0 accepted",
             SprtVerdict::Continue => "undecided",
         };
+        let at = state
+            .decided_at
+            .map(|games| format!(" after {games} games"))
+            .unwrap_or_default();
         println!(
-            "sprt elo0 {} elo1 {} alpha {} beta {}: llr {llr:.2} [{lower:.2}, {upper:.2}] {verdict}",
+            "sprt elo0 {} elo1 {} alpha {} beta {}: llr {llr:.2} [{lower:.2}, {upper:.2}] {verdict}{at}",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         );
     }
