@@ -1,5 +1,6 @@
 //! The `epaminondas` program. Each subcommand is a thin layer over a library crate.
 
+mod analyze;
 mod matches;
 mod perft;
 mod solve;
@@ -28,6 +29,8 @@ enum Command {
     Match(matches::MatchArgs),
     /// Prove a forced win for the side to move within some plies, or that none exists.
     Solve(solve::SolveArgs),
+    /// Evaluate a position, or every position of a game record, with the engine.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 /// A clap error as one line: its first paragraph, joined (`--help` has the rest).
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Command::Bench => perft::bench(),
         Command::Match(args) => matches::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
         Command::Engine(args) => {
             let mut ugi = epaminondas_engine::ugi::Ugi::new(std::io::stdout());
             for setting in &args.set {

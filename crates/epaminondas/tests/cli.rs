@@ -210,3 +210,35 @@ fn solve_proves_wins_and_their_absence() {
     let out = run(&["solve", "0"]);
     assert!(!out.status.success());
 }
+
+#[test]
+fn analyze_positions_and_records() {
+    let out = run(&["analyze", "--position", "4b/w4/5/5/5 w", "--depth", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("white to move, win 2"), "{text}");
+    let file = std::env::temp_dir().join(format!("epaminondas-analyze-{}.txt", std::process::id()));
+    std::fs::write(
+        &file,
+        "[Board \"6x5\"]\n[Position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\"]\n\n1. e1,e3-e5 c2-d1 2. e4-d5 a5,c5-d5:2 *\n",
+    )
+    .unwrap();
+    let out = run(&[
+        "analyze",
+        "--record",
+        file.to_str().unwrap(),
+        "--depth",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 5, "{text}");
+    assert!(
+        text.lines().nth(3).unwrap().contains("black to move, win"),
+        "{text}"
+    );
+    let _ = std::fs::remove_file(&file);
+    let out = run(&["analyze", "--record", "/nonexistent/file"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot read"));
+}
