@@ -67,7 +67,10 @@ pub trait Player: Send {
     fn name(&self) -> &str;
 
     /// Gets ready for a game from `start`.
-    fn new_game(&mut self, start: &Position) -> Result<(), PlayerError>;
+    fn new_game(&mut self, start: &Position) -> Result<(), PlayerError> {
+        let _ = start;
+        Ok(())
+    }
 
     /// Chooses a move in `pos`, reached from `start` by `moves`.
     fn choose(
@@ -116,10 +119,6 @@ impl RandomPlayer {
 impl Player for RandomPlayer {
     fn name(&self) -> &str {
         "random"
-    }
-
-    fn new_game(&mut self, _: &Position) -> Result<(), PlayerError> {
-        Ok(())
     }
 
     fn choose(
@@ -172,10 +171,6 @@ impl GreedyPlayer {
 impl Player for GreedyPlayer {
     fn name(&self) -> &str {
         "greedy"
-    }
-
-    fn new_game(&mut self, _: &Position) -> Result<(), PlayerError> {
-        Ok(())
     }
 
     fn choose(

@@ -12,7 +12,7 @@ use indicatif::ProgressBar;
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
     /// A position to analyse, as position text.
-    #[arg(long, value_parser = parse_position, conflicts_with = "record")]
+    #[arg(long, value_parser = crate::args::position, conflicts_with = "record")]
     position: Option<Position>,
     /// A game record file: every position of the game is analysed.
     #[arg(long)]
@@ -23,10 +23,6 @@ pub struct AnalyzeArgs {
     /// Milliseconds per position (default 1000 unless --depth is given).
     #[arg(long)]
     movetime: Option<u64>,
-}
-
-fn parse_position(s: &str) -> Result<Position, String> {
-    s.parse().map_err(|e| format!("{e}"))
 }
 
 /// Runs `epaminondas analyze`.

@@ -1,6 +1,7 @@
 //! The `epaminondas` program. Each subcommand is a thin layer over a library crate.
 
 mod analyze;
+mod args;
 mod matches;
 mod perft;
 mod solve;

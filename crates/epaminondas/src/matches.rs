@@ -34,10 +34,10 @@ pub struct MatchArgs {
     #[arg(long, value_parser = parse_tc)]
     tc: Option<(Duration, Duration)>,
     /// Board size as FILESxRANKS.
-    #[arg(long, default_value = "14x12", value_parser = parse_size)]
+    #[arg(long, default_value = "14x12", value_parser = crate::args::size)]
     board: BoardSize,
     /// Symmetry rule option: mirror, file or off.
-    #[arg(long, default_value = "mirror", value_parser = parse_symmetry)]
+    #[arg(long, default_value = "mirror", value_parser = crate::args::symmetry)]
     symmetry: Symmetry,
     /// Seed of the openings.
     #[arg(long, default_value_t = 1)]
@@ -55,14 +55,6 @@ pub struct MatchArgs {
     /// Append every game's record to this file.
     #[arg(long)]
     records: Option<std::path::PathBuf>,
-}
-
-fn parse_size(s: &str) -> Result<BoardSize, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
-
-fn parse_symmetry(s: &str) -> Result<Symmetry, String> {
-    s.parse().map_err(|e| format!("{e}"))
 }
 
 fn seconds(s: &str) -> Result<Duration, String> {

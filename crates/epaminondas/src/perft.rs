@@ -9,14 +9,14 @@ use epaminondas_rules::{BoardSize, Position, Symmetry};
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Board size as FILESxRANKS.
-    #[arg(long, default_value = "14x12", value_parser = parse_size, conflicts_with = "position")]
+    #[arg(long, default_value = "14x12", value_parser = crate::args::size, conflicts_with = "position")]
     board: BoardSize,
     /// Start from this position text instead of the board's starting position
     /// (the board size then follows from the text).
-    #[arg(long, value_parser = parse_position)]
+    #[arg(long, value_parser = crate::args::position)]
     position: Option<Position>,
     /// Symmetry rule option: mirror, file or off.
-    #[arg(long, default_value = "mirror", value_parser = parse_symmetry)]
+    #[arg(long, default_value = "mirror", value_parser = crate::args::symmetry)]
     symmetry: Symmetry,
     /// Also print the leaf count below each root move at the last depth.
     #[arg(long)]
@@ -24,18 +24,6 @@ pub struct PerftArgs {
     /// Number of plies (1 or more).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: u32,
-}
-
-fn parse_size(s: &str) -> Result<BoardSize, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
-
-fn parse_position(s: &str) -> Result<Position, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
-
-fn parse_symmetry(s: &str) -> Result<Symmetry, String> {
-    s.parse().map_err(|e| format!("{e}"))
 }
 
 fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {

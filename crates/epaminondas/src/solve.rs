@@ -11,29 +11,17 @@ use epaminondas_rules::{BoardSize, Position, Symmetry};
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// The position to solve, as position text (default: the board's start).
-    #[arg(long, value_parser = parse_position)]
+    #[arg(long, value_parser = crate::args::position)]
     position: Option<Position>,
     /// Board size as FILESxRANKS, for the starting position.
-    #[arg(long, default_value = "14x12", value_parser = parse_size, conflicts_with = "position")]
+    #[arg(long, default_value = "14x12", value_parser = crate::args::size, conflicts_with = "position")]
     board: BoardSize,
     /// Symmetry rule option: mirror, file or off.
-    #[arg(long, default_value = "mirror", value_parser = parse_symmetry)]
+    #[arg(long, default_value = "mirror", value_parser = crate::args::symmetry)]
     symmetry: Symmetry,
     /// Look for a win within this many plies (1 to 20).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
     plies: u32,
-}
-
-fn parse_position(s: &str) -> Result<Position, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
-
-fn parse_size(s: &str) -> Result<BoardSize, String> {
-    s.parse().map_err(|e| format!("{e}"))
-}
-
-fn parse_symmetry(s: &str) -> Result<Symmetry, String> {
-    s.parse().map_err(|e| format!("{e}"))
 }
 
 /// Runs `epaminondas solve`.

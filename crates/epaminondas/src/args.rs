@@ -1,0 +1,19 @@
+//! Argument parsers shared by the subcommands: each reads a value with the
+//! rules library and turns its error into clap's one-line message.
+
+use epaminondas_rules::{BoardSize, Position, Symmetry};
+
+/// A board size, `FILESxRANKS`.
+pub fn size(s: &str) -> Result<BoardSize, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
+
+/// A symmetry option: `mirror`, `file` or `off`.
+pub fn symmetry(s: &str) -> Result<Symmetry, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
+
+/// Position text.
+pub fn position(s: &str) -> Result<Position, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
