@@ -66,10 +66,12 @@ pub struct Features {
 }
 
 impl Default for Features {
+    /// The features that passed their tests (see docs/strength.md): null-move
+    /// pruning has not (yet), and is off.
     fn default() -> Self {
         Features {
             lmr: true,
-            null_move: true,
+            null_move: false,
             aspiration: true,
         }
     }
