@@ -177,8 +177,15 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         state.pairs.score().unwrap_or(0.5)
     );
     println!("pairs (0, 0.5, 1, 1.5, 2 points): {:?}", state.pairs.0);
-    if let Some((elo, error)) = state.pairs.elo() {
-        println!("elo {elo:+.1} +/- {error:.1} (95%)");
+    match (state.pairs.score(), state.pairs.elo()) {
+        (Some(score), _) if score >= 1.0 => {
+            println!("elo: not measurable, the first player won every game")
+        }
+        (Some(score), _) if score <= 0.0 => {
+            println!("elo: not measurable, the first player lost every game")
+        }
+        (_, Some((elo, error))) => println!("elo {elo:+.1} +/- {error:.1} (95%)"),
+        _ => {}
     }
     if let (Some(sprt), Some(llr), Some(verdict)) = (config.sprt, state.llr, state.verdict) {
         let (lower, upper) = sprt.bounds();

@@ -180,7 +180,7 @@ fn match_between_the_engine_and_a_baseline() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains(": 4 games, +"), "{text}");
-    assert!(text.contains("elo "), "{text}");
+    assert!(text.contains("elo"), "{text}");
     let saved = std::fs::read_to_string(&records).unwrap();
     let games = epaminondas_rules::GameRecord::read_all(&saved).unwrap();
     assert_eq!(games.len(), 4);
