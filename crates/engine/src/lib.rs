@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod eval;
+pub mod level;
 pub mod limits;
 pub mod score;
 pub mod search;
@@ -28,5 +29,6 @@ pub mod solver;
 pub mod tt;
 pub mod ugi;
 
+pub use level::Level;
 pub use limits::{Clock, Limits};
 pub use search::{Engine, Features, SearchInfo, SearchResult};

@@ -7,7 +7,7 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (1), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, recorded; levels below 10 are future work) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (1), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), `LMR`, `NullMove`, `Aspiration` (`true`/`false`) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D score S nodes N nps R time MS pv M...` per iteration, then `bestmove M` (`bestmove none` without legal moves) |
@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 
 use epaminondas_rules::{BoardSize, Color, Position, Symmetry};
 
+use crate::level::Level;
 use crate::limits::{Clock, Limits};
 use crate::score;
 use crate::search::Engine;
@@ -65,7 +66,7 @@ pub struct Ugi<W: Write + Send + 'static> {
     engine: Arc<Mutex<Engine>>,
     board: BoardSize,
     symmetry: Symmetry,
-    level: u8,
+    level: Level,
     position: Position,
     running: Option<Running>,
 }
@@ -78,7 +79,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
             engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MB))),
             board: BoardSize::STANDARD,
             symmetry: Symmetry::Mirror,
-            level: 10,
+            level: Level::MAX,
             position: Position::standard(),
             running: None,
         }
@@ -216,7 +217,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 }
                 Err(e) => self.error(&e.to_string()),
             },
-            "level" => match parse::<u8>(&value).filter(|l| (1..=10).contains(l)) {
+            "level" => match parse::<u8>(&value).and_then(Level::new) {
                 Some(level) => self.level = level,
                 None => self.error(&format!("Level must be 1 to 10, not '{value}'")),
             },
@@ -285,6 +286,10 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 _ => return self.error(&format!("unknown go parameter '{word}'")),
             }
         }
+        if let Some(cap) = self.level.node_cap() {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        let level = self.level;
         let side = usize::from(self.position.turn() == Color::Black);
         limits.clock = times[side].map(|remaining| Clock {
             remaining,
@@ -319,7 +324,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
             });
             drop(engine);
             finished.store(true, Ordering::Release);
-            match result.best {
+            match level.choose(&pos, result.best) {
                 Some(mv) => say(&out, &format!("bestmove {mv}")),
                 None => say(&out, "bestmove none"),
             }

@@ -139,3 +139,22 @@ fn a_go_right_after_bestmove_is_never_refused() {
         }
     }
 }
+
+#[test]
+fn low_levels_search_little_and_still_play_legally() {
+    let lines = session("setoption name Level value 1\nposition startpos\ngo depth 20\n");
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| {
+            l.split_whitespace()
+                .skip_while(|w| *w != "nodes")
+                .nth(1)?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert!(nodes.iter().all(|&n| n <= 1_001), "{lines:?}");
+    assert!(Position::standard().parse_move(bestmove(&lines)).is_ok());
+    let lines = session("setoption name Level value 11\nisready\n");
+    assert!(lines[0].starts_with("info string error"), "{lines:?}");
+}
