@@ -66,12 +66,11 @@ pub struct Features {
 }
 
 impl Default for Features {
-    /// The features that passed their tests (see docs/strength.md): null-move
-    /// pruning has not (yet), and is off.
+    /// All on; docs/strength.md has the matches behind each.
     fn default() -> Self {
         Features {
             lmr: true,
-            null_move: false,
+            null_move: true,
             aspiration: true,
         }
     }

@@ -146,7 +146,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 );
                 self.say("option name Level type spin default 10 min 1 max 10");
                 self.say("option name LMR type check default true");
-                self.say("option name NullMove type check default false");
+                self.say("option name NullMove type check default true");
                 self.say("option name Aspiration type check default true");
                 self.say("ugiok");
             }
