@@ -309,16 +309,25 @@ impl Search<'_> {
         scores.swap(from, best);
     }
 
-    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        // Every node counts, decided ones too, so node limits bound the work.
+    /// The score of a node settled before any search: the search has
+    /// stopped (0, discarded), the side to move has crossed, or the ply limit
+    /// is reached. Every node counts, settled ones too, so node limits bound
+    /// the work.
+    fn decided(&mut self, ply: usize) -> Option<i32> {
         if self.should_stop() {
-            return 0;
+            Some(0)
+        } else if self.pos.has_crossed() {
+            Some(win_in(ply))
+        } else if ply >= MAX_PLY - 1 {
+            Some(self.evaluate())
+        } else {
+            None
         }
-        if self.pos.has_crossed() {
-            return win_in(ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate();
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(score) = self.decided(ply) {
+            return score;
         }
         let in_check = self.pos.in_check();
         // Checks are extended, but only so far: when both sides keep
@@ -459,14 +468,8 @@ impl Search<'_> {
     /// Searches captures and crossings only (every move when in check) until
     /// the position is quiet, standing on the evaluation otherwise.
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        if self.should_stop() {
-            return 0;
-        }
-        if self.pos.has_crossed() {
-            return win_in(ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate();
+        if let Some(score) = self.decided(ply) {
+            return score;
         }
         // Past the extension limit a check is treated as quiet, so that
         // quiescence ends.

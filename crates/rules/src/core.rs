@@ -35,8 +35,12 @@ pub(crate) trait Sink {
     /// may be given a number of moves instead.
     const LISTS: bool;
 
-    /// `count` moves (only when [`Sink::LISTS`] is false).
-    fn add(&mut self, count: u64);
+    /// `count` moves (only when [`Sink::LISTS`] is false; a sink that lists
+    /// moves is never given a bare count).
+    fn add(&mut self, count: u64) {
+        let _ = count;
+        debug_assert!(!Self::LISTS, "a sink that lists moves needs the moves");
+    }
 
     /// One move.
     fn one(&mut self, mv: Move);
@@ -92,10 +96,6 @@ fn each_group_move<const N: usize, const L: u32>(
 impl Sink for MoveList {
     const LISTS: bool = true;
 
-    fn add(&mut self, _: u64) {
-        debug_assert!(false, "a move list needs the moves");
-    }
-
     #[inline(always)]
     fn group<const N: usize, const L: u32>(
         &mut self,
@@ -125,10 +125,6 @@ pub(crate) struct Tactical<'a> {
 
 impl Sink for Tactical<'_> {
     const LISTS: bool = true;
-
-    fn add(&mut self, _: u64) {
-        debug_assert!(false, "the tactical filter needs the moves");
-    }
 
     #[inline(always)]
     fn group<const N: usize, const L: u32>(
@@ -192,10 +188,6 @@ impl<S: Sink, const N: usize, const L: u32> SymmetryFilter<'_, S, N, L> {
 
 impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2, L2> {
     const LISTS: bool = true;
-
-    fn add(&mut self, _: u64) {
-        debug_assert!(false, "the symmetry filter needs the moves");
-    }
 
     fn group<const N: usize, const L: u32>(
         &mut self,
