@@ -21,6 +21,18 @@ use crate::tt::{Bound, Entry, TranspositionTable};
 const CHECK_INTERVAL: u64 = 1024;
 /// History slots per side: 26 x 26 tail squares times 8 directions.
 const HISTORY_SLOTS: usize = 26 * 26 * 8;
+/// The deepest remaining depth at which futility pruning applies.
+const FUTILITY_DEPTH: i32 = 4;
+/// Futility margin per ply of remaining depth, in hundredths of a piece.
+const FUTILITY_MARGIN: i32 = 90;
+/// Delta pruning margin in quiescence, in hundredths of a piece.
+const DELTA_MARGIN: i32 = 150;
+/// The deepest remaining depth at which late move pruning applies.
+const LMP_DEPTH: i32 = 4;
+/// Late move pruning keeps `LMP_BASE + depth² * LMP_FACTOR` quiet moves.
+const LMP_BASE: i32 = 4;
+/// See [`LMP_BASE`].
+const LMP_FACTOR: i32 = 3;
 
 /// Progress of a search, reported after each completed iteration.
 #[derive(Clone, Debug)]
@@ -63,6 +75,33 @@ pub struct Features {
     /// Aspiration windows: iterations start with a narrow window around the
     /// last score.
     pub aspiration: bool,
+    /// Futility pruning: near the leaves, a node whose static evaluation is
+    /// far above beta is cut, and quiet moves that cannot lift a score far
+    /// below alpha are skipped.
+    pub futility: bool,
+    /// Late move pruning: near the leaves, quiet moves late in the order
+    /// are not searched at all.
+    pub late_move_pruning: bool,
+}
+
+impl Features {
+    /// The protocol names of the features, as `setoption` takes them.
+    pub const NAMES: [&'static str; 5] = ["LMR", "NullMove", "Aspiration", "Futility", "LMP"];
+
+    /// Switches the feature called `name` (case-insensitive, one of
+    /// [`Features::NAMES`]); `false` if there is no such feature.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        let flag = match name.to_ascii_lowercase().as_str() {
+            "lmr" => &mut self.lmr,
+            "nullmove" => &mut self.null_move,
+            "aspiration" => &mut self.aspiration,
+            "futility" => &mut self.futility,
+            "lmp" => &mut self.late_move_pruning,
+            _ => return false,
+        };
+        *flag = on;
+        true
+    }
 }
 
 impl Default for Features {
@@ -72,6 +111,8 @@ impl Default for Features {
             lmr: true,
             null_move: true,
             aspiration: true,
+            futility: true,
+            late_move_pruning: true,
         }
     }
 }
@@ -265,11 +306,6 @@ impl Search<'_> {
         mv.destination().rank() == self.pos.goal_rank(self.pos.turn())
     }
 
-    /// [`Search::crosses`] for a move just played (the mover is not to move).
-    fn crosses_after(&self, mv: Move) -> bool {
-        mv.destination().rank() == self.pos.goal_rank(!self.pos.turn())
-    }
-
     /// Orders `list` by likely strength: the hash move, captures (more
     /// pieces first), crossings, killer moves, then by history.
     fn score_moves(
@@ -285,7 +321,7 @@ impl Search<'_> {
             if Some(mv) == tt_move {
                 1 << 30
             } else if mv.is_capture() {
-                (1 << 28) + 1000 * i32::from(mv.captures()) + i32::from(mv.group_size())
+                (1 << 28) + 1000 * i32::from(mv.captures()) - i32::from(mv.group_size())
             } else if self.crosses(mv) {
                 1 << 27
             } else if self.engine.killers[ply].contains(&Some(mv)) {
@@ -294,6 +330,23 @@ impl Search<'_> {
                 self.engine.history[Self::history_slot(turn, mv)]
             }
         }));
+    }
+
+    /// The replies to check that do not lose at once: in check only a
+    /// capture (of an intruder) or a crossing can keep the game going, since
+    /// after any other move the opponent starts its turn ahead on the goal
+    /// ranks. Fills `list` with the captures and crossings, or, when there
+    /// are none, returns the score: lost on the opponent's turn, or now when
+    /// there is no legal move at all.
+    fn check_replies_into(&self, list: &mut MoveList, ply: usize) -> Option<i32> {
+        self.pos.tactical_moves_into(list);
+        if !list.is_empty() {
+            None
+        } else if self.pos.count_legal_moves() == 0 {
+            Some(loss_in(ply))
+        } else {
+            Some(loss_in(ply + 1))
+        }
     }
 
     /// Moves the best-scored of the moves from `from` on to `from`.
@@ -355,17 +408,27 @@ impl Search<'_> {
             }
         }
 
+        let features = self.engine.features;
+        // The static evaluation, for pruning decisions; meaningless in check,
+        // where nothing is pruned.
+        let static_eval = if in_check { -INFINITY } else { self.evaluate() };
+        let prunable = !pv_node && !in_check && ply > 0;
+
+        // Reverse futility: so far above beta near the leaves that the
+        // opponent cannot come back in the plies left.
+        if features.futility
+            && prunable
+            && depth <= FUTILITY_DEPTH
+            && !is_proven(beta)
+            && static_eval - FUTILITY_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
         // Null move: if passing (depth reduced) still scores at least beta,
         // a real move will too. Not when in check, where passing loses, nor
         // near proven scores.
-        if self.engine.features.null_move
-            && !pv_node
-            && !in_check
-            && ply > 0
-            && depth >= 3
-            && !is_proven(beta)
-            && self.evaluate() >= beta
-        {
+        if features.null_move && prunable && depth >= 3 && !is_proven(beta) && static_eval >= beta {
             let reduction = 2 + depth / 4;
             self.pos.pass_unchecked();
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
@@ -379,10 +442,15 @@ impl Search<'_> {
         }
 
         let mut list = std::mem::take(&mut self.lists[ply]);
-        self.pos.legal_moves_into(&mut list);
-        if list.is_empty() {
+        let no_moves = if in_check && ply > 0 {
+            self.check_replies_into(&mut list, ply)
+        } else {
+            self.pos.legal_moves_into(&mut list);
+            list.is_empty().then(|| loss_in(ply))
+        };
+        if let Some(score) = no_moves {
             self.lists[ply] = list;
-            return loss_in(ply);
+            return score;
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         self.score_moves(ply, tt_move, &mut scores, &list);
@@ -390,19 +458,39 @@ impl Search<'_> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        // Near the leaves, quiet moves are skipped when the static
+        // evaluation is hopelessly below alpha, or once this many have been
+        // searched.
+        let futile = features.futility
+            && prunable
+            && depth <= FUTILITY_DEPTH
+            && !is_proven(alpha)
+            && static_eval + FUTILITY_MARGIN * (depth + 1) <= alpha;
+        let quiet_limit = if features.late_move_pruning && prunable && depth <= LMP_DEPTH {
+            LMP_BASE + depth * depth * LMP_FACTOR
+        } else {
+            i32::MAX
+        };
+        let mut quiets = 0;
         for i in 0..list.len() {
             Self::pick(&mut list, &mut scores, i);
             let mv = list[i];
+            // Quiet: no capture, no crossing, not the hash move nor a killer.
+            let quiet = !mv.is_capture() && !self.crosses(mv) && scores[i] < 1 << 26;
+            if quiet {
+                if best > -INFINITY && (futile || quiets >= quiet_limit) {
+                    continue;
+                }
+                quiets += 1;
+            }
             self.pos.play_unchecked(mv);
             // Late quiet moves are first searched less deep.
-            let quiet = !mv.is_capture() && !self.crosses_after(mv) && scores[i] < 1 << 26;
-            let reduction =
-                if self.engine.features.lmr && quiet && !in_check && depth >= 3 && i >= 3 {
-                    let r = 1.0 + (depth as f64).ln() * (i as f64).ln() / 2.5;
-                    (r as i32).min(depth - 2)
-                } else {
-                    0
-                };
+            let reduction = if features.lmr && quiet && !in_check && depth >= 3 && i >= 3 {
+                let r = 1.0 + (depth as f64).ln() * (i as f64).ln() / 2.5;
+                (r as i32).min(depth - 2)
+            } else {
+                0
+            };
             let score = if i == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             } else {
@@ -448,7 +536,24 @@ impl Search<'_> {
         if self.stopped {
             return 0;
         }
-        let bound = if best <= original_alpha {
+        self.store(key, best_move, best, depth, ply, original_alpha, beta);
+        best
+    }
+
+    /// Stores a node's result in the transposition table, with the bound
+    /// its window gives it.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: u64,
+        best_move: Option<Move>,
+        best: i32,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) {
+        let bound = if best <= alpha {
             Bound::Upper
         } else if best >= beta {
             Bound::Lower
@@ -462,7 +567,6 @@ impl Search<'_> {
             depth,
             bound,
         });
-        best
     }
 
     /// Searches captures and crossings only (every move when in check) until
@@ -474,7 +578,23 @@ impl Search<'_> {
         // Past the extension limit a check is treated as quiet, so that
         // quiescence ends.
         let in_check = self.pos.in_check() && ply < self.extension_limit;
+        let key = self.pos.zobrist_hash();
+        let mut tt_move = None;
+        if let Some(entry) = self.engine.tt.probe(key) {
+            let score = from_table(entry.score, ply);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+            tt_move = entry.best.filter(|&mv| self.pos.is_legal(mv));
+        }
+        let original_alpha = alpha;
         let mut best = -INFINITY;
+        let mut best_move = None;
         if !in_check {
             let stand = self.evaluate();
             if stand >= beta {
@@ -483,32 +603,43 @@ impl Search<'_> {
             best = stand;
             alpha = alpha.max(stand);
         }
-        // Only captures and crossings, unless in check, where every move is
-        // a candidate answer. (Without tactical moves the evaluation stands,
-        // even in the rare quiet position without any legal move; the main
-        // search scores those exactly.)
+        // Only captures and crossings, which are also the only answers to a
+        // check. (Without tactical moves the evaluation stands, even in the
+        // rare quiet position without any legal move; the main search scores
+        // those exactly.)
         let mut list = std::mem::take(&mut self.lists[ply]);
         if in_check {
-            self.pos.legal_moves_into(&mut list);
-            if list.is_empty() {
+            if let Some(score) = self.check_replies_into(&mut list, ply) {
                 self.lists[ply] = list;
-                return loss_in(ply);
+                return score;
             }
         } else {
             self.pos.tactical_moves_into(&mut list);
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        self.score_moves(ply, None, &mut scores, &list);
+        self.score_moves(ply, tt_move, &mut scores, &list);
         for i in 0..list.len() {
             Self::pick(&mut list, &mut scores, i);
             let mv = list[i];
+            // Delta pruning: a capture that cannot lift the score to alpha
+            // even with a margin is not tried. Crossings are always tried.
+            if !in_check
+                && !self.crosses(mv)
+                && best + DELTA_MARGIN + self.engine.weights.piece * i32::from(mv.captures())
+                    <= alpha
+            {
+                continue;
+            }
             self.pos.play_unchecked(mv);
             let score = -self.quiesce(-beta, -alpha, ply + 1);
             self.pos.undo_unchecked(mv);
             if self.stopped {
                 break;
             }
-            best = best.max(score);
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+            }
             alpha = alpha.max(score);
             if alpha >= beta {
                 break;
@@ -516,7 +647,11 @@ impl Search<'_> {
         }
         self.lists[ply] = list;
         self.scores[ply] = scores;
-        if self.stopped { 0 } else { best }
+        if self.stopped {
+            return 0;
+        }
+        self.store(key, best_move, best, 0, ply, original_alpha, beta);
+        best
     }
 
     /// The expected line from the root: `first`, then the stored best moves.

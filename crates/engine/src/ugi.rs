@@ -7,7 +7,7 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (1), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), `LMR`, `NullMove`, `Aspiration` (`true`/`false`) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (1), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP` (`true`/`false`, see [`crate::search::Features`]) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D score S nodes N nps R time MS pv M...` per iteration, then `bestmove M` (`bestmove none` without legal moves) |
@@ -36,7 +36,7 @@ use epaminondas_rules::{BoardSize, Color, Position, Symmetry};
 use crate::level::Level;
 use crate::limits::{Clock, Limits};
 use crate::score;
-use crate::search::Engine;
+use crate::search::{Engine, Features};
 
 /// The transposition table size when none is set, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -145,9 +145,9 @@ impl<W: Write + Send + 'static> Ugi<W> {
                     "option name Symmetry type combo default mirror var mirror var file var off",
                 );
                 self.say("option name Level type spin default 10 min 1 max 10");
-                self.say("option name LMR type check default true");
-                self.say("option name NullMove type check default true");
-                self.say("option name Aspiration type check default true");
+                for feature in Features::NAMES {
+                    self.say(&format!("option name {feature} type check default true"));
+                }
                 self.say("ugiok");
             }
             "isready" => self.say("readyok"),
@@ -221,19 +221,18 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 Some(level) => self.level = level,
                 None => self.error(&format!("Level must be 1 to 10, not '{value}'")),
             },
-            feature @ ("lmr" | "nullmove" | "aspiration") => match value.as_str() {
-                "true" | "false" => {
-                    let on = value == "true";
-                    let mut engine = self.lock_engine();
-                    let features = &mut engine.features;
-                    match feature {
-                        "lmr" => features.lmr = on,
-                        "nullmove" => features.null_move = on,
-                        _ => features.aspiration = on,
+            feature
+                if Features::NAMES
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(feature)) =>
+            {
+                match value.as_str() {
+                    "true" | "false" => {
+                        self.lock_engine().features.set(feature, value == "true");
                     }
+                    _ => self.error(&format!("{name} must be true or false, not '{value}'")),
                 }
-                _ => self.error(&format!("{name} must be true or false, not '{value}'")),
-            },
+            }
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }
