@@ -1,37 +1,191 @@
 //! The static evaluation: how good a quiet position is for the side to move.
 //!
-//! A linear sum of features, each counted for both sides: material, how far
-//! the pieces have advanced, and pieces already on the goal rank. The weights
-//! are a hand-set start; tuning them on self-play positions is future work.
+//! A linear sum of terms ([`Term`]), each a count taken from the position,
+//! most of them as the difference between the side to move and the other
+//! side: material, how far the pieces have advanced (in eight bands from the
+//! home rank to the goal rank), how connected they are, how many moves each
+//! side has, the largest capture each side could make, and a bonus for
+//! having the move. The weights were fitted to the results of self-play
+//! games by logistic regression (see [`crate::tune`] and `epaminondas tune`).
 
 use epaminondas_rules::{Color, Position};
 
-/// The weights of the evaluation terms, in hundredths of a piece.
+/// The slope of the logistic curve that turns a score into an expected
+/// result: the evaluation's unit is that of Elo ratings, a score `s`
+/// predicting the result `1 / (1 + 10^(-s / 400))`.
+pub const LOGISTIC_SCALE: f64 = std::f64::consts::LN_10 / 400.0;
+
+/// The expected result (0 to 1) of a score for the side to move.
+pub fn win_probability(score: i32) -> f64 {
+    1.0 / (1.0 + (-LOGISTIC_SCALE * f64::from(score)).exp())
+}
+
+/// The number of evaluation terms.
+pub const TERMS: usize = 14;
+
+/// The number of advancement bands, from the home rank (band 0) to the goal
+/// rank (the last band), whatever the number of ranks.
+pub const BANDS: usize = 8;
+
+/// One term of the evaluation: what is counted, and how it is named in the
+/// tuner's output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// The name, as `epaminondas tune` prints it.
+    pub name: &'static str,
+    /// What the term counts.
+    pub meaning: &'static str,
+}
+
+/// The terms, in the order of [`Weights::values`] and [`features`].
+pub const TERM_LIST: [Term; TERMS] = [
+    Term {
+        name: "piece",
+        meaning: "pieces, ours minus theirs",
+    },
+    Term {
+        name: "band1",
+        meaning: "pieces in advancement band 1 (of 0..7), ours minus theirs",
+    },
+    Term {
+        name: "band2",
+        meaning: "pieces in band 2",
+    },
+    Term {
+        name: "band3",
+        meaning: "pieces in band 3",
+    },
+    Term {
+        name: "band4",
+        meaning: "pieces in band 4",
+    },
+    Term {
+        name: "band5",
+        meaning: "pieces in band 5",
+    },
+    Term {
+        name: "band6",
+        meaning: "pieces in band 6",
+    },
+    Term {
+        name: "band7",
+        meaning: "pieces on the goal rank (band 7)",
+    },
+    Term {
+        name: "links",
+        meaning: "neighbouring pairs of pieces along the phalanx lines, ours minus theirs",
+    },
+    Term {
+        name: "mobility",
+        meaning: "legal moves, ours minus theirs (as if each side were to move)",
+    },
+    Term {
+        name: "capture",
+        meaning: "the most pieces the side to move can capture now",
+    },
+    Term {
+        name: "threat",
+        meaning: "the most pieces the other side could capture (a threat)",
+    },
+    Term {
+        name: "home",
+        meaning: "pieces still on the home rank, ours minus theirs (defence)",
+    },
+    Term {
+        name: "tempo",
+        meaning: "having the move (always 1)",
+    },
+];
+
+/// Weights are kept in this fraction of the evaluation's unit, so that
+/// small terms (a link, a move of mobility) keep their precision.
+pub const WEIGHT_UNIT: i32 = 16;
+
+/// The weights of the terms, in 1/[`WEIGHT_UNIT`] of the evaluation's unit
+/// (see [`win_probability`]) per unit of each term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
-    /// Each piece.
-    pub piece: i32,
-    /// A piece on the far side of the board, scaled down linearly to 0 on the
-    /// home rank.
-    pub advance: i32,
-    /// Each piece on the goal rank (beyond its advancement).
-    pub crossed: i32,
+    /// One weight per term of [`TERM_LIST`].
+    pub values: [i32; TERMS],
 }
 
 impl Default for Weights {
+    /// The weights fitted by `epaminondas tune` (see docs/strength.md).
     fn default() -> Self {
         Weights {
-            piece: 100,
-            advance: 40,
-            crossed: 60,
+            values: [
+                118, 137, -41, 199, 381, 429, 619, 0, 18, 49, 724, -484, 478, 303,
+            ],
         }
     }
 }
 
+impl Weights {
+    /// The worth of capturing a piece, in the evaluation's unit, for
+    /// margins in the search: the piece itself and the capture term.
+    pub fn capture_gain(&self) -> i32 {
+        (self.values[0] + self.values[10]).max(0) / WEIGHT_UNIT
+    }
+}
+
+/// The band (0 to [`BANDS`] - 1) of `rank` for `color`: 0 on the home rank,
+/// the last band on the goal rank, the ranks between spread evenly.
+fn band(color: Color, rank: u8, ranks: u8) -> usize {
+    let last = usize::from(ranks) - 1;
+    let progress = match color {
+        Color::White => usize::from(rank),
+        Color::Black => last - usize::from(rank),
+    };
+    if progress == last {
+        BANDS - 1
+    } else {
+        // The ranks below the goal share bands 0..BANDS - 2.
+        progress * (BANDS - 1) / last
+    }
+}
+
+/// The terms of `pos` for the side to move, as counts (see [`TERM_LIST`]).
+/// Terms whose weight in `skip_zero` is 0 are left at 0 without being
+/// counted, since some (mobility and captures) cost a move generation per
+/// side.
+pub fn features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
+    let wanted = |term: usize| skip_zero.is_none_or(|w| w.values[term] != 0);
+    let us = pos.turn();
+    let them = !us;
+    let ranks = pos.size().ranks();
+    let mut f = [0; TERMS];
+    f[0] = pos.count(us) as i32 - pos.count(them) as i32;
+    for rank in 0..ranks {
+        for (color, sign) in [(us, 1), (them, -1)] {
+            let band = band(color, rank, ranks);
+            if band > 0 {
+                f[band] += sign * pos.count_on_rank(color, rank) as i32;
+            }
+        }
+    }
+    if wanted(8) {
+        f[8] = pos.links(us) as i32 - pos.links(them) as i32;
+    }
+    if wanted(9) || wanted(10) || wanted(11) {
+        let (ours, theirs) = (pos.survey(us), pos.survey(them));
+        f[9] = ours.moves as i32 - theirs.moves as i32;
+        f[10] = i32::from(ours.largest_capture);
+        f[11] = i32::from(theirs.largest_capture);
+    }
+    let home = |color: Color| pos.count_on_rank(color, pos.goal_rank(!color)) as i32;
+    f[12] = home(us) - home(them);
+    f[13] = 1;
+    f
+}
+
 /// The evaluation of `pos` for the side to move, with `weights`.
 pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
-    let us = pos.turn();
-    side(pos, us, weights) - side(pos, !us, weights)
+    let sum: i32 = features(pos, Some(weights))
+        .iter()
+        .zip(weights.values)
+        .map(|(f, w)| f * w)
+        .sum();
+    sum / WEIGHT_UNIT
 }
 
 /// The evaluation of `pos` for the side to move, with the default weights.
@@ -39,37 +193,44 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &Weights::default())
 }
 
-/// The terms of one side.
-fn side(pos: &Position, color: Color, weights: &Weights) -> i32 {
-    let ranks = pos.size().ranks();
-    let last = i32::from(ranks) - 1;
-    let mut advance = 0;
-    for rank in 0..ranks {
-        let progress = match color {
-            Color::White => i32::from(rank),
-            Color::Black => last - i32::from(rank),
-        };
-        advance += progress * pos.count_on_rank(color, rank) as i32;
-    }
-    weights.piece * pos.count(color) as i32
-        + weights.advance * advance / last
-        + weights.crossed * pos.goal_count(color) as i32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn bands_run_from_home_to_goal() {
+        // 12 ranks: home 0, goal 7, the rest spread over 0..=6.
+        let white: Vec<usize> = (0..12).map(|r| band(Color::White, r, 12)).collect();
+        assert_eq!(white, [0, 0, 1, 1, 2, 3, 3, 4, 5, 5, 6, 7]);
+        let black: Vec<usize> = (0..12).rev().map(|r| band(Color::Black, r, 12)).collect();
+        assert_eq!(white, black);
+        // The smallest board: 4 ranks.
+        let small: Vec<usize> = (0..4).map(|r| band(Color::White, r, 4)).collect();
+        assert_eq!(small, [0, 2, 4, 7]);
+    }
+
+    #[test]
     fn the_start_is_level_and_colours_are_symmetric() {
-        assert_eq!(evaluate(&Position::standard()), 0);
+        let tempo = Weights::default().values[13] / WEIGHT_UNIT;
+        assert_eq!(evaluate(&Position::standard()), tempo);
         // The same position seen from the other side, colours swapped and
         // the board turned: equal evaluations.
         let a: Position = "4/1b2/4/w3 w".parse().unwrap();
         let b: Position = "b3/4/1w2/4 b".parse().unwrap();
         assert_eq!(evaluate(&a), evaluate(&b));
+        assert_eq!(features(&a, None), features(&b, None));
         // Material counts.
         let up: Position = "3b/4/4/ww2 w".parse().unwrap();
         assert!(evaluate(&up) > 50);
+    }
+
+    #[test]
+    fn captures_and_threats_are_seen() {
+        // White's pair on a1-a2 can capture the single black piece on a4;
+        // Black, to move, sees that as a threat.
+        let pos: Position = "4/b3/w3/w3 b".parse().unwrap();
+        let f = features(&pos, None);
+        assert_eq!(f[10], 0, "black cannot capture");
+        assert_eq!(f[11], 1, "white threatens one piece");
     }
 }

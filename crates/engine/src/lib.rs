@@ -27,6 +27,7 @@ pub mod score;
 pub mod search;
 pub mod solver;
 pub mod tt;
+pub mod tune;
 pub mod ugi;
 
 pub use level::Level;

@@ -625,7 +625,9 @@ impl Search<'_> {
             // even with a margin is not tried. Crossings are always tried.
             if !in_check
                 && !self.crosses(mv)
-                && best + DELTA_MARGIN + self.engine.weights.piece * i32::from(mv.captures())
+                && best
+                    + DELTA_MARGIN
+                    + self.engine.weights.capture_gain() * i32::from(mv.captures())
                     <= alpha
             {
                 continue;

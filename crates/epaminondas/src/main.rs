@@ -5,6 +5,7 @@ mod args;
 mod matches;
 mod perft;
 mod solve;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -32,6 +33,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Evaluate a position, or every position of a game record, with the engine.
     Analyze(analyze::AnalyzeArgs),
+    /// Fit the evaluation weights to the results of game records (Texel tuning).
+    Tune(tune::TuneArgs),
 }
 
 /// A clap error as one line: its first paragraph, joined (`--help` has the rest).
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Tune(args) => tune::run(&args),
         Command::Engine(args) => {
             let mut ugi = epaminondas_engine::ugi::Ugi::new(std::io::stdout());
             for setting in &args.set {

@@ -155,7 +155,7 @@ fn engine_speaks_ugi_on_standard_input() {
 }
 
 #[test]
-fn match_between_the_engine_and_a_baseline() {
+fn match_between_the_engine_and_a_baseline_then_tune_on_its_games() {
     let records =
         std::env::temp_dir().join(format!("epaminondas-match-{}.txt", std::process::id()));
     let _ = std::fs::remove_file(&records);
@@ -184,7 +184,20 @@ fn match_between_the_engine_and_a_baseline() {
     let saved = std::fs::read_to_string(&records).unwrap();
     let games = epaminondas_rules::GameRecord::read_all(&saved).unwrap();
     assert_eq!(games.len(), 4);
+    // The games are data for the tuner.
+    let out = run(&["tune", records.to_str().unwrap(), "--skip-plies", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("positions from 4 games"), "{text}");
+    assert!(
+        text.contains("piece ") && text.contains("mobility "),
+        "{text}"
+    );
+    assert!(text.contains("as Rust"), "{text}");
     let _ = std::fs::remove_file(&records);
+    let out = run(&["tune", records.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
     // Bad options are refused with one line.
     let out = run(&[
         "match", "--engine", "random", "--engine", "greedy", "--sprt", "1,0,2,3",

@@ -42,6 +42,13 @@ pub(crate) trait Sink {
         debug_assert!(!Self::LISTS, "a sink that lists moves needs the moves");
     }
 
+    /// `count` captures of `captured` pieces each (only when [`Sink::LISTS`]
+    /// is false, like [`Sink::add`]); by default just counted.
+    fn add_captures(&mut self, count: u64, captured: u8) {
+        let _ = captured;
+        self.add(count);
+    }
+
     /// One move.
     fn one(&mut self, mv: Move);
 }
@@ -110,6 +117,45 @@ impl Sink for MoveList {
     #[inline(always)]
     fn one(&mut self, mv: Move) {
         self.push(mv);
+    }
+}
+
+/// Counts moves and keeps the largest number of pieces one of them captures.
+#[derive(Default)]
+pub(crate) struct Survey {
+    pub(crate) moves: u64,
+    pub(crate) largest_capture: u8,
+}
+
+impl Sink for Survey {
+    const LISTS: bool = false;
+
+    #[inline(always)]
+    fn add(&mut self, count: u64) {
+        self.moves += count;
+    }
+
+    #[inline(always)]
+    fn add_captures(&mut self, count: u64, captured: u8) {
+        self.moves += count;
+        self.largest_capture = self.largest_capture.max(captured);
+    }
+
+    #[inline(always)]
+    fn group<const N: usize, const L: u32>(
+        &mut self,
+        heads: Bits<N>,
+        room: &Planes<N>,
+        _: Direction,
+        _: u8,
+    ) {
+        self.moves += room.total(heads);
+    }
+
+    #[inline(always)]
+    fn one(&mut self, mv: Move) {
+        self.moves += 1;
+        self.largest_capture = self.largest_capture.max(mv.captures());
     }
 }
 
@@ -502,6 +548,41 @@ impl<const N: usize, const L: u32> Core<N, L> {
         }
     }
 
+    /// Feeds `sink` the moves `color` would have if it were its turn.
+    #[inline(always)]
+    fn generate_for<S: Sink>(&self, color: Color, sink: &mut S) {
+        if self.turn == color {
+            self.generate(sink);
+        } else {
+            let mut turned = self.clone();
+            turned.pass();
+            turned.generate(sink);
+        }
+    }
+
+    /// The number of moves `color` would have if it were its turn, and the
+    /// most pieces one of them would capture.
+    pub(crate) fn survey(&self, color: Color) -> (u64, u8) {
+        let mut survey = Survey::default();
+        self.generate_for(color, &mut survey);
+        (survey.moves, survey.largest_capture)
+    }
+
+    /// The pairs of neighbouring pieces of `color` along the four lines a
+    /// phalanx can form (rank, file and both diagonals).
+    pub(crate) fn links(&self, color: Color) -> u32 {
+        let pieces = self.pieces[color.index()];
+        [
+            Direction::East,
+            Direction::North,
+            Direction::NorthEast,
+            Direction::NorthWest,
+        ]
+        .into_iter()
+        .map(|d| (pieces & pieces.shift(Self::delta(d))).count())
+        .sum()
+    }
+
     /// Counts the legal moves (without listing them).
     pub(crate) fn count_moves(&self) -> u64 {
         let mut counter = Counter(0);
@@ -636,12 +717,10 @@ impl<const N: usize, const L: u32> Core<N, L> {
             } else {
                 room * (room + 1) / 2 + (length - room) * room
             };
-            let captures = if enemies > 0 && length >= capture_from {
-                length - capture_from + 1
-            } else {
-                0
-            };
-            sink.add(u64::from(quiet + captures));
+            sink.add(u64::from(quiet));
+            if enemies > 0 && length >= capture_from {
+                sink.add_captures(u64::from(length - capture_from + 1), enemies as u8);
+            }
             return;
         }
         let back: i32 = if direction == Direction::East { -1 } else { 1 };

@@ -51,7 +51,7 @@ pub use color::Color;
 pub use moves::{Move, MoveList};
 pub use notation::{Dialect, IllegalMove, ParseDialectError, ParseMoveError};
 pub use outcome::{Outcome, WinReason};
-pub use position::{PlayError, Position, PositionError};
+pub use position::{PlayError, Position, PositionError, Survey};
 pub use record::{GameRecord, GameResult, RecordError};
 pub use setup::{ParsePositionError, Setup};
 pub use square::{Direction, MAX_DIMENSION, MIN_DIMENSION, ParseSquareError, Square};

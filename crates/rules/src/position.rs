@@ -34,6 +34,16 @@ macro_rules! with_core {
     };
 }
 
+/// What one side could do in a position if it were its turn: see
+/// [`Position::survey`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Survey {
+    /// The number of legal moves.
+    pub moves: u64,
+    /// The most enemy pieces a single move captures (0 without a capture).
+    pub largest_capture: u8,
+}
+
 /// A legal Epaminondas position: the pieces on a board of some size, the side
 /// to move, and the symmetry rule option it is played under.
 ///
@@ -234,6 +244,26 @@ impl Position {
     /// The number of legal moves, counted without listing them.
     pub fn count_legal_moves(&self) -> u64 {
         with_core!(self, c => c.count_moves())
+    }
+
+    /// What `color` could do if it were its turn: its number of moves (its
+    /// mobility; for the side to move, [`Position::count_legal_moves`]) and
+    /// the most enemy pieces one move would capture (what the side to move
+    /// can win now, or what the other side threatens; 0 without a capture).
+    /// Counted in one pass, without listing the moves.
+    pub fn survey(&self, color: Color) -> Survey {
+        let (moves, largest_capture) = with_core!(self, c => c.survey(color));
+        Survey {
+            moves,
+            largest_capture,
+        }
+    }
+
+    /// The pairs of neighbouring pieces of `color` along the four lines a
+    /// phalanx can form: along a rank, a file or either diagonal. A measure
+    /// of how connected (and so how mobile and strong) a side's pieces are.
+    pub fn links(&self, color: Color) -> u32 {
+        with_core!(self, c => c.links(color))
     }
 
     /// Whether `mv` is legal here.

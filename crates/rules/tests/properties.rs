@@ -8,7 +8,9 @@
 //! - `Setup`: text round trip, `from_setup` then `to_setup` keeps the pieces,
 //!   and bad setups (a piece off the board, two on one square) are refused;
 //! - move `Display` strings are unique among a position's legal moves and
-//!   name the move's own tail, head and destination.
+//!   name the move's own tail, head and destination;
+//! - the evaluation queries (survey: mobility and largest capture; links) agree with the
+//!   move list and a square-by-square count, for both colours.
 
 mod reference;
 
@@ -215,6 +217,39 @@ proptest! {
                 } else {
                     prop_assert_eq!(marked, text);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn evaluation_queries_match_the_move_list(game in game()) {
+        for pos in game.before.iter().chain([&game.end]) {
+            for color in [Color::White, Color::Black] {
+                // The same position with `color` to move.
+                let mut turned = pos.clone();
+                if turned.turn() != color {
+                    turned.pass_unchecked();
+                }
+                let moves = turned.legal_moves();
+                let survey = pos.survey(color);
+                prop_assert_eq!(survey.moves, moves.len() as u64);
+                let largest = moves.iter().map(|m| m.captures()).max().unwrap_or(0);
+                prop_assert_eq!(survey.largest_capture, largest);
+                // Links: neighbouring pairs counted square by square.
+                let size = pos.size();
+                let mut links = 0;
+                for square in pos.squares(color) {
+                    for (df, dr) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
+                        let file = i32::from(square.file()) + df;
+                        let rank = i32::from(square.rank()) + dr;
+                        let inside = (0..i32::from(size.files())).contains(&file)
+                            && (0..i32::from(size.ranks())).contains(&rank);
+                        if inside && pos.piece_at(Square::new(file as u8, rank as u8).unwrap()) == Some(color) {
+                            links += 1;
+                        }
+                    }
+                }
+                prop_assert_eq!(pos.links(color), links);
             }
         }
     }
