@@ -7,7 +7,7 @@
 //! capture an intruder or cross as well loses at once. Check positions are
 //! searched one ply deeper and, in quiescence, with every move.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use epaminondas_rules::{Color, Move, MoveList, Position};
@@ -117,24 +117,48 @@ impl Default for Features {
     }
 }
 
+/// The move-ordering memory of one search thread: history and killers.
+struct ThreadMemory {
+    history: Vec<i32>,
+    killers: Vec<[Option<Move>; 2]>,
+}
+
+impl ThreadMemory {
+    fn new() -> ThreadMemory {
+        ThreadMemory {
+            history: vec![0; 2 * HISTORY_SLOTS],
+            killers: vec![[None; 2]; MAX_PLY],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.history.fill(0);
+        self.killers.fill([None; 2]);
+    }
+}
+
 /// A searcher with its memory (transposition table, move-ordering
 /// statistics), kept from search to search within a game.
+///
+/// With more than one thread ([`Engine::set_threads`]) the search is a
+/// "lazy SMP" one: every thread searches the same position, sharing the
+/// transposition table, and the main thread's result is played. Fixed-node
+/// searches are deterministic only with one thread.
 pub struct Engine {
     tt: TranspositionTable,
-    history: Vec<i32>,
-    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// One per thread, the main thread's first; never empty.
+    memories: Vec<ThreadMemory>,
     weights: Weights,
     /// The features in use.
     pub features: Features,
 }
 
 impl Engine {
-    /// An engine with a transposition table of about `hash_mb` MiB.
+    /// A one-thread engine with a transposition table of about `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
             tt: TranspositionTable::new(hash_mb),
-            history: vec![0; 2 * HISTORY_SLOTS],
-            killers: [[None; 2]; MAX_PLY],
+            memories: vec![ThreadMemory::new()],
             weights: Weights::default(),
             features: Features::default(),
         }
@@ -145,11 +169,20 @@ impl Engine {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
+    /// Sets the number of search threads (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.memories.resize_with(threads.max(1), ThreadMemory::new);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.memories.len()
+    }
+
     /// Forgets everything learned, as before a new game.
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.fill(0);
-        self.killers = [[None; 2]; MAX_PLY];
+        self.memories.iter_mut().for_each(ThreadMemory::clear);
     }
 
     /// Searches `pos` within `limits`, or until `stop` is set, calling
@@ -163,7 +196,7 @@ impl Engine {
     ) -> SearchResult {
         let start = Instant::now();
         let legal = pos.legal_moves();
-        let mut result = SearchResult {
+        let first = SearchResult {
             best: legal.first().copied(),
             score: 0,
             depth: 0,
@@ -171,84 +204,185 @@ impl Engine {
             pv: legal.first().copied().into_iter().collect(),
         };
         if legal.is_empty() {
-            result.score = if pos.has_crossed() {
+            let score = if pos.has_crossed() {
                 win_in(0)
             } else {
                 loss_in(0)
             };
-            return result;
+            return SearchResult { score, ..first };
         }
-        let mut search = Search {
-            engine: self,
-            pos: pos.clone(),
-            lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
-            scores: vec![Vec::new(); MAX_PLY],
-            nodes: 0,
-            node_limit: limits.nodes,
-            deadline: limits.budget().map(|b| start + b),
-            stop,
-            stopped: false,
-            root_best: None,
-            extension_limit: 0,
-        };
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .min(MAX_PLY as u32 - 1);
-        for depth in 1..=max_depth {
-            let score = search.root(depth as i32, result.score);
-            if search.stopped {
-                break;
+        let deadline = limits.budget().map(|b| start + b);
+        // Set when the main thread is done, to end the helpers' searches.
+        let done = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        let Engine {
+            tt,
+            memories,
+            weights,
+            features,
+        } = self;
+        let (main_memory, helper_memories) = memories
+            .split_first_mut()
+            .expect("an engine has at least one thread");
+        let shared = Shared {
+            tt,
+            weights,
+            features: *features,
+            stop,
+            done: &done,
+            helper_nodes: &helper_nodes,
+            node_limit: limits.nodes,
+            deadline,
+            start,
+        };
+        let (mut result, main_nodes) = std::thread::scope(|scope| {
+            for (i, memory) in helper_memories.iter_mut().enumerate() {
+                let mut helper = Search::new(&shared, memory, pos, true);
+                let first = first.clone();
+                scope.spawn(move || {
+                    // Odd helpers skip depth 1, so that the threads spread
+                    // over neighbouring depths.
+                    let from = 1 + (i as u32 % 2);
+                    helper.deepen(first, from, max_depth, |_, _| {});
+                    helper.publish_nodes();
+                });
             }
-            let best = search.root_best.or(result.best);
-            result = SearchResult {
-                best,
-                score,
-                depth,
-                nodes: search.nodes,
-                pv: search.principal_variation(best, depth as usize),
-            };
-            report(&SearchInfo {
-                depth,
-                score,
-                nodes: search.nodes,
-                elapsed: start.elapsed(),
-                pv: &result.pv,
+            let mut main = Search::new(&shared, main_memory, pos, false);
+            let result = main.deepen(first, 1, max_depth, |info, nodes| {
+                report(&SearchInfo { nodes, ..*info });
             });
-            // A proven result cannot change with more depth.
-            if is_proven(score) && (crate::score::WIN - score.abs()) < depth as i32 {
-                break;
-            }
-            // An iteration takes longer than all before it: do not start one
-            // that cannot finish.
-            if let Some(deadline) = search.deadline {
-                let now = Instant::now();
-                if now >= deadline || now - start > (deadline - start) / 2 {
-                    break;
-                }
-            }
-        }
-        result.nodes = search.nodes;
+            done.store(true, Ordering::Relaxed);
+            (result, main.nodes)
+        });
+        // The helpers have added all their nodes once the scope has joined them.
+        result.nodes = main_nodes + helper_nodes.load(Ordering::Relaxed);
         result
     }
 }
 
-/// The state of one search.
+/// What the threads of one search share.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    weights: &'a Weights,
+    features: Features,
+    /// Set from outside to end the search.
+    stop: &'a AtomicBool,
+    /// Set by the main thread when it is done, to end the helpers.
+    done: &'a AtomicBool,
+    /// Nodes searched by the helper threads, added as they go.
+    helper_nodes: &'a AtomicU64,
+    node_limit: Option<u64>,
+    deadline: Option<Instant>,
+    start: Instant,
+}
+
+/// The state of one search thread.
 struct Search<'a> {
-    engine: &'a mut Engine,
+    shared: &'a Shared<'a>,
+    memory: &'a mut ThreadMemory,
+    /// Whether this is a helper thread (whose nodes are published to
+    /// [`Shared::helper_nodes`] and which stops when the main thread is done).
+    helper: bool,
     pos: Position,
     /// A move buffer per ply.
     lists: Vec<MoveList>,
     /// Move-ordering scores per ply, parallel to `lists`.
     scores: Vec<Vec<i32>>,
     nodes: u64,
-    node_limit: Option<u64>,
-    deadline: Option<Instant>,
-    stop: &'a AtomicBool,
+    /// Nodes already added to [`Shared::helper_nodes`].
+    published: u64,
     stopped: bool,
     root_best: Option<Move>,
     /// Plies below which checks are extended: twice the iteration's depth.
     extension_limit: usize,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        shared: &'a Shared<'a>,
+        memory: &'a mut ThreadMemory,
+        pos: &Position,
+        helper: bool,
+    ) -> Search<'a> {
+        Search {
+            shared,
+            memory,
+            helper,
+            pos: pos.clone(),
+            lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: vec![Vec::new(); MAX_PLY],
+            nodes: 0,
+            published: 0,
+            stopped: false,
+            root_best: None,
+            extension_limit: 0,
+        }
+    }
+
+    /// Iterative deepening from depth `from` to `max_depth`, starting from
+    /// the fallback result `result`; `report` gets each completed
+    /// iteration and the nodes of all threads so far.
+    fn deepen(
+        &mut self,
+        mut result: SearchResult,
+        from: u32,
+        max_depth: u32,
+        mut report: impl FnMut(&SearchInfo, u64),
+    ) -> SearchResult {
+        let start = self.shared.start;
+        for depth in from..=max_depth {
+            let score = self.root(depth as i32, result.score);
+            if self.stopped {
+                break;
+            }
+            let best = self.root_best.or(result.best);
+            result = SearchResult {
+                best,
+                score,
+                depth,
+                nodes: self.nodes,
+                pv: self.principal_variation(best, depth as usize),
+            };
+            let all_nodes = self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed);
+            report(
+                &SearchInfo {
+                    depth,
+                    score,
+                    nodes: self.nodes,
+                    elapsed: start.elapsed(),
+                    pv: &result.pv,
+                },
+                all_nodes,
+            );
+            // A proven result cannot change with more depth.
+            if is_proven(score) && (crate::score::WIN - score.abs()) < depth as i32 {
+                break;
+            }
+            // An iteration takes longer than all before it: do not start one
+            // that cannot finish.
+            if let Some(deadline) = self.shared.deadline {
+                let now = Instant::now();
+                if now >= deadline || now - start > (deadline - start) / 2 {
+                    break;
+                }
+            }
+        }
+        result
+    }
+
+    /// Adds the nodes not yet published to the helpers' count.
+    fn publish_nodes(&mut self) {
+        if self.helper {
+            self.shared
+                .helper_nodes
+                .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
+    }
 }
 
 impl Search<'_> {
@@ -256,7 +390,7 @@ impl Search<'_> {
     /// (the last iteration's score) that widens until the score falls inside.
     fn root(&mut self, depth: i32, guess: i32) -> i32 {
         self.extension_limit = 2 * depth as usize + 2;
-        if !self.engine.features.aspiration || depth < 4 || is_proven(guess) {
+        if !self.shared.features.aspiration || depth < 4 || is_proven(guess) {
             return self.negamax(depth, -INFINITY, INFINITY, 0);
         }
         let mut window = 40;
@@ -279,11 +413,15 @@ impl Search<'_> {
             return true;
         }
         self.nodes += 1;
-        let out_of_nodes = self.node_limit.is_some_and(|limit| self.nodes > limit);
-        // The clock and the stop flag are looked at every CHECK_INTERVAL nodes.
-        let told_to_stop = self.nodes % CHECK_INTERVAL == 0
-            && (self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d));
+        let shared = self.shared;
+        let out_of_nodes = shared.node_limit.is_some_and(|limit| self.nodes > limit);
+        // The clock and the stop flags are looked at every CHECK_INTERVAL nodes.
+        let told_to_stop = self.nodes % CHECK_INTERVAL == 0 && {
+            self.publish_nodes();
+            shared.stop.load(Ordering::Relaxed)
+                || (self.helper && shared.done.load(Ordering::Relaxed))
+                || shared.deadline.is_some_and(|d| Instant::now() >= d)
+        };
         if out_of_nodes || told_to_stop {
             self.stopped = true;
         }
@@ -291,7 +429,7 @@ impl Search<'_> {
     }
 
     fn evaluate(&self) -> i32 {
-        evaluate_with(&self.pos, &self.engine.weights)
+        evaluate_with(&self.pos, self.shared.weights)
     }
 
     fn history_slot(color: Color, mv: Move) -> usize {
@@ -324,10 +462,10 @@ impl Search<'_> {
                 (1 << 28) + 1000 * i32::from(mv.captures()) - i32::from(mv.group_size())
             } else if self.crosses(mv) {
                 1 << 27
-            } else if self.engine.killers[ply].contains(&Some(mv)) {
+            } else if self.memory.killers[ply].contains(&Some(mv)) {
                 1 << 26
             } else {
-                self.engine.history[Self::history_slot(turn, mv)]
+                self.memory.history[Self::history_slot(turn, mv)]
             }
         }));
     }
@@ -393,7 +531,7 @@ impl Search<'_> {
         let key = self.pos.zobrist_hash();
         let pv_node = beta - alpha > 1;
         let mut tt_move = None;
-        if let Some(entry) = self.engine.tt.probe(key) {
+        if let Some(entry) = self.shared.tt.probe(key) {
             tt_move = entry.best.filter(|&mv| self.pos.is_legal(mv));
             if entry.depth >= depth && !pv_node && ply > 0 {
                 let score = from_table(entry.score, ply);
@@ -408,7 +546,7 @@ impl Search<'_> {
             }
         }
 
-        let features = self.engine.features;
+        let features = self.shared.features;
         // The static evaluation, for pruning decisions; meaningless in check,
         // where nothing is pruned.
         let static_eval = if in_check { -INFINITY } else { self.evaluate() };
@@ -518,14 +656,14 @@ impl Search<'_> {
             alpha = alpha.max(score);
             if alpha >= beta {
                 if !mv.is_capture() && !self.crosses(mv) {
-                    let killers = &mut self.engine.killers[ply];
+                    let killers = &mut self.memory.killers[ply];
                     if killers[0] != Some(mv) {
                         killers[1] = killers[0];
                         killers[0] = Some(mv);
                     }
                     let slot = Self::history_slot(self.pos.turn(), mv);
                     let bonus = depth * depth;
-                    let entry = &mut self.engine.history[slot];
+                    let entry = &mut self.memory.history[slot];
                     *entry = (*entry + bonus).min(1 << 20);
                 }
                 break;
@@ -560,7 +698,7 @@ impl Search<'_> {
         } else {
             Bound::Exact
         };
-        self.engine.tt.store(Entry {
+        self.shared.tt.store(Entry {
             key,
             best: best_move,
             score: to_table(best, ply),
@@ -580,7 +718,7 @@ impl Search<'_> {
         let in_check = self.pos.in_check() && ply < self.extension_limit;
         let key = self.pos.zobrist_hash();
         let mut tt_move = None;
-        if let Some(entry) = self.engine.tt.probe(key) {
+        if let Some(entry) = self.shared.tt.probe(key) {
             let score = from_table(entry.score, ply);
             let usable = match entry.bound {
                 Bound::Exact => true,
@@ -627,7 +765,7 @@ impl Search<'_> {
                 && !self.crosses(mv)
                 && best
                     + DELTA_MARGIN
-                    + self.engine.weights.capture_gain() * i32::from(mv.captures())
+                    + self.shared.weights.capture_gain() * i32::from(mv.captures())
                     <= alpha
             {
                 continue;
@@ -668,7 +806,7 @@ impl Search<'_> {
             pos.play_unchecked(mv);
             pv.push(mv);
             next = self
-                .engine
+                .shared
                 .tt
                 .probe(pos.zobrist_hash())
                 .and_then(|e| e.best);

@@ -7,7 +7,7 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (1), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP` (`true`/`false`, see [`crate::search::Features`]) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP` (`true`/`false`, see [`crate::search::Features`]) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D score S nodes N nps R time MS pv M...` per iteration, then `bestmove M` (`bestmove none` without legal moves) |
@@ -37,6 +37,9 @@ use crate::level::Level;
 use crate::limits::{Clock, Limits};
 use crate::score;
 use crate::search::{Engine, Features};
+
+/// The most search threads `setoption name Threads` accepts.
+const MAX_THREADS: usize = 256;
 
 /// The transposition table size when none is set, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -139,7 +142,9 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 self.say(concat!("id name Epaminondas ", env!("CARGO_PKG_VERSION")));
                 self.say("id author the Epaminondas project");
                 self.say("option name Hash type spin default 64 min 1 max 65536");
-                self.say("option name Threads type spin default 1 min 1 max 1");
+                self.say(&format!(
+                    "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+                ));
                 self.say("option name Board type string default 14x12");
                 self.say(
                     "option name Symmetry type combo default mirror var mirror var file var off",
@@ -198,11 +203,12 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 Some(mb) => self.lock_engine().set_hash(mb),
                 None => self.error(&format!("Hash must be 1 to 65536 MiB, not '{value}'")),
             },
-            "threads" => {
-                if value != "1" {
-                    self.error(&format!("Threads must be 1, not '{value}'"));
-                }
-            }
+            "threads" => match parse::<usize>(&value).filter(|n| (1..=MAX_THREADS).contains(n)) {
+                Some(threads) => self.lock_engine().set_threads(threads),
+                None => self.error(&format!(
+                    "Threads must be 1 to {MAX_THREADS}, not '{value}'"
+                )),
+            },
             "board" => match value.parse::<BoardSize>() {
                 Ok(size) => {
                     self.board = size;

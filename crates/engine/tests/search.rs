@@ -134,3 +134,32 @@ fn obeys_time_limits_and_stop() {
         started.elapsed()
     );
 }
+
+#[test]
+fn several_threads_find_the_same_wins_and_obey_limits() {
+    let mut engine = Engine::new(8);
+    engine.set_threads(3);
+    assert_eq!(engine.threads(), 3);
+    let stop = AtomicBool::new(false);
+    let pos: Position = "4b/b4/w4/w4/b4 w".parse().unwrap();
+    let result = engine.search(&pos, &Limits::depth(4), &stop, |_| {});
+    assert_eq!(result.best, Some(pos.parse_move("a3,a2-a1").unwrap()));
+    let pos: Position = "4b/w4/5/5/5 w".parse().unwrap();
+    let result = engine.search(&pos, &Limits::depth(4), &stop, |_| {});
+    assert_eq!(result.score, win_in(2));
+    // A timed search of the start stops on time and counts every thread's nodes.
+    let mut reported = 0;
+    let started = Instant::now();
+    let result = engine.search(
+        &Position::standard(),
+        &Limits::movetime(Duration::from_millis(200)),
+        &stop,
+        |info| reported = info.nodes,
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(Position::standard().is_legal(result.best.unwrap()));
+    assert!(result.nodes >= reported && reported > 0);
+    // Back to one thread.
+    engine.set_threads(0);
+    assert_eq!(engine.threads(), 1);
+}

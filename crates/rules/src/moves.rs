@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::Deref;
 
-use crate::{Direction, Square};
+use crate::{Direction, MAX_DIMENSION, Square};
 
 /// A move: the tail piece, the direction, how many pieces move and how far.
 ///
@@ -94,6 +94,32 @@ impl Move {
         self.along(self.distance)
     }
 
+    /// The move in 28 bits, for compact storage such as a transposition
+    /// table. [`Move::from_bits`] reads it back.
+    pub fn to_bits(self) -> u32 {
+        u32::from(self.tail.file())
+            | u32::from(self.tail.rank()) << 5
+            | (self.direction.index() as u32) << 10
+            | u32::from(self.group) << 13
+            | u32::from(self.distance) << 18
+            | u32::from(self.captures) << 23
+    }
+
+    /// The move that [`Move::to_bits`] gave `bits`, or `None` for bits that
+    /// describe no move on any board. A move read back may belong to another
+    /// position: check it with [`crate::Position::is_legal`] before playing it.
+    pub fn from_bits(bits: u32) -> Option<Move> {
+        let field = |shift: u32| (bits >> shift & 31) as u8;
+        let tail = Square::new(field(0), field(5))?;
+        let direction = Direction::ALL[(bits >> 10 & 7) as usize];
+        let (group, distance, captures) = (field(13), field(18), field(23));
+        let valid = bits >> 28 == 0
+            && (1..=MAX_DIMENSION).contains(&group)
+            && (1..=group).contains(&distance)
+            && captures < MAX_DIMENSION;
+        valid.then(|| Move::new(tail, direction, group, distance, captures))
+    }
+
     /// The move in the canonical form with the capture mark: `a5,c5-d5:2`.
     pub fn with_capture_mark(self) -> impl fmt::Display {
         MarkedMove(self)
@@ -174,5 +200,22 @@ impl<'a> IntoIterator for &'a MoveList {
 
     fn into_iter(self) -> Self::IntoIter {
         self.moves.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_that_describe_no_move_are_refused() {
+        assert_eq!(Move::from_bits(u32::MAX), None);
+        assert_eq!(Move::from_bits(0), None, "a group of 0 pieces");
+        // A distance longer than the group.
+        let mv = Move::new(Square::new(0, 0).unwrap(), Direction::North, 2, 2, 0);
+        assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
+        assert_eq!(Move::from_bits(mv.to_bits() + (1 << 18)), None);
+        // Square files past the largest board.
+        assert_eq!(Move::from_bits(mv.to_bits() | 30), None);
     }
 }

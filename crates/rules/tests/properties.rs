@@ -8,7 +8,8 @@
 //! - `Setup`: text round trip, `from_setup` then `to_setup` keeps the pieces,
 //!   and bad setups (a piece off the board, two on one square) are refused;
 //! - move `Display` strings are unique among a position's legal moves and
-//!   name the move's own tail, head and destination;
+//!   name the move's own tail, head and destination; moves survive
+//!   `to_bits` then `from_bits`;
 //! - the evaluation queries (survey: mobility and largest capture; links) agree with the
 //!   move list and a square-by-square count, for both colours.
 
@@ -211,6 +212,7 @@ proptest! {
                     format!("{}-{}", mv.tail(), mv.destination())
                 };
                 prop_assert_eq!(&text, &expected);
+                prop_assert_eq!(Move::from_bits(mv.to_bits()), Some(*mv));
                 let marked = mv.with_capture_mark().to_string();
                 if mv.is_capture() {
                     prop_assert_eq!(marked, format!("{}:{}", text, mv.captures()));
