@@ -166,11 +166,19 @@ pub fn features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
     if wanted(8) {
         f[8] = pos.links(us) as i32 - pos.links(them) as i32;
     }
-    if wanted(9) || wanted(10) || wanted(11) {
+    if wanted(9) {
         let (ours, theirs) = (pos.survey(us), pos.survey(them));
         f[9] = ours.moves as i32 - theirs.moves as i32;
         f[10] = i32::from(ours.largest_capture);
         f[11] = i32::from(theirs.largest_capture);
+    } else {
+        // Without mobility, captures alone come cheaper.
+        if wanted(10) {
+            f[10] = i32::from(pos.largest_capture(us));
+        }
+        if wanted(11) {
+            f[11] = i32::from(pos.largest_capture(them));
+        }
     }
     let home = |color: Color| pos.count_on_rank(color, pos.goal_rank(!color)) as i32;
     f[12] = home(us) - home(them);

@@ -8,16 +8,19 @@
 //!
 //! | level | nodes per move at most | random moves |
 //! | --- | --- | --- |
-//! | 1 | 1,000 | 1 in 3 |
-//! | 2 | 1,500 | 1 in 4 |
-//! | 3 | 2,000 | 1 in 6 |
-//! | 4 | 3,000 | 1 in 8 |
-//! | 5 | 5,000 | 1 in 12 |
-//! | 6 | 8,000 | 1 in 20 |
-//! | 7 | 15,000 | none |
-//! | 8 | 40,000 | none |
-//! | 9 | 120,000 | none |
+//! | 1 | 200 | 1 in 2 |
+//! | 2 | 400 | 1 in 3 |
+//! | 3 | 800 | 1 in 4 |
+//! | 4 | 1,500 | 1 in 6 |
+//! | 5 | 3,000 | 1 in 10 |
+//! | 6 | 6,000 | 1 in 20 |
+//! | 7 | 12,000 | none |
+//! | 8 | 30,000 | none |
+//! | 9 | 100,000 | none |
 //! | 10 | unlimited | none |
+//!
+//! docs/strength.md has the matches that place the levels against the
+//! baselines and each other.
 
 use epaminondas_rules::{Move, Position};
 
@@ -27,15 +30,15 @@ pub struct Level(u8);
 
 /// (node cap, one random move in N; 0 for none) for levels 1 to 9.
 const TABLE: [(u64, u64); 9] = [
-    (1_000, 3),
-    (1_500, 4),
-    (2_000, 6),
-    (3_000, 8),
-    (5_000, 12),
-    (8_000, 20),
-    (15_000, 0),
-    (40_000, 0),
-    (120_000, 0),
+    (200, 2),
+    (400, 3),
+    (800, 4),
+    (1_500, 6),
+    (3_000, 10),
+    (6_000, 20),
+    (12_000, 0),
+    (30_000, 0),
+    (100_000, 0),
 ];
 
 impl Level {
@@ -89,7 +92,7 @@ mod tests {
         assert_eq!(Level::new(0), None);
         assert_eq!(Level::new(11), None);
         assert_eq!(Level::MAX.node_cap(), None);
-        assert_eq!(Level::new(1).unwrap().node_cap(), Some(1_000));
+        assert_eq!(Level::new(1).unwrap().node_cap(), Some(200));
         let pos = Position::standard();
         let best = pos.legal_moves()[0];
         // Full strength keeps the best move; every level plays a legal move,

@@ -83,3 +83,8 @@ fn wins_in_two_plies() {
 fn wins_in_four_plies() {
     engine_wins(4, 6);
 }
+
+#[test]
+fn wins_in_six_plies() {
+    engine_wins(6, 4);
+}

@@ -20,10 +20,27 @@ pub struct TuneArgs {
     /// Plies at the start of each game left out (random openings).
     #[arg(long, default_value_t = 8)]
     skip_plies: usize,
+    /// Leave a term out of the evaluation (its weight becomes 0); repeatable.
+    /// The term names are those the output lists (e.g. `mobility`).
+    #[arg(long, value_name = "TERM")]
+    without: Vec<String>,
 }
 
 /// Runs `epaminondas tune`.
 pub fn run(args: &TuneArgs) -> Result<(), String> {
+    let mut excluded = Vec::new();
+    for name in &args.without {
+        match TERM_LIST.iter().position(|t| t.name == name.as_str()) {
+            Some(term) => excluded.push(term),
+            None => {
+                let names: Vec<&str> = TERM_LIST.iter().map(|t| t.name).collect();
+                return Err(format!(
+                    "no evaluation term '{name}'; the terms are {}",
+                    names.join(", ")
+                ));
+            }
+        }
+    }
     let mut samples: Vec<Sample> = Vec::new();
     let mut games = 0;
     for path in &args.records {
@@ -32,7 +49,13 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         let records = GameRecord::read_all(&text)
             .map_err(|(n, e)| format!("{}: game {n}: {e}", path.display()))?;
         for record in &records {
-            samples.extend(samples_from_game(record, args.skip_plies));
+            for mut sample in samples_from_game(record, args.skip_plies) {
+                // A term left out counts 0 everywhere, so its weight stays 0.
+                for &term in &excluded {
+                    sample.features[term] = 0;
+                }
+                samples.push(sample);
+            }
         }
         games += records.len();
     }

@@ -35,6 +35,10 @@ pub(crate) trait Sink {
     /// may be given a number of moves instead.
     const LISTS: bool;
 
+    /// Whether the sink wants quiet moves (those that capture nothing); if
+    /// not, the generator may skip them.
+    const QUIET: bool = true;
+
     /// `count` moves (only when [`Sink::LISTS`] is false; a sink that lists
     /// moves is never given a bare count).
     fn add(&mut self, count: u64) {
@@ -117,6 +121,38 @@ impl Sink for MoveList {
     #[inline(always)]
     fn one(&mut self, mv: Move) {
         self.push(mv);
+    }
+}
+
+/// Keeps the largest number of pieces one capture takes; skips quiet moves.
+#[derive(Default)]
+pub(crate) struct LargestCapture(pub(crate) u8);
+
+impl Sink for LargestCapture {
+    const LISTS: bool = false;
+    const QUIET: bool = false;
+
+    #[inline(always)]
+    fn add(&mut self, _: u64) {}
+
+    #[inline(always)]
+    fn add_captures(&mut self, _: u64, captured: u8) {
+        self.0 = self.0.max(captured);
+    }
+
+    #[inline(always)]
+    fn group<const N: usize, const L: u32>(
+        &mut self,
+        _: Bits<N>,
+        _: &Planes<N>,
+        _: Direction,
+        _: u8,
+    ) {
+    }
+
+    #[inline(always)]
+    fn one(&mut self, mv: Move) {
+        self.0 = self.0.max(mv.captures());
     }
 }
 
@@ -234,6 +270,7 @@ impl<S: Sink, const N: usize, const L: u32> SymmetryFilter<'_, S, N, L> {
 
 impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2, L2> {
     const LISTS: bool = true;
+    const QUIET: bool = S::QUIET;
 
     fn group<const N: usize, const L: u32>(
         &mut self,
@@ -568,6 +605,13 @@ impl<const N: usize, const L: u32> Core<N, L> {
         (survey.moves, survey.largest_capture)
     }
 
+    /// The most pieces one move of `color` would capture if it were its turn.
+    pub(crate) fn largest_capture(&self, color: Color) -> u8 {
+        let mut largest = LargestCapture::default();
+        self.generate_for(color, &mut largest);
+        largest.0
+    }
+
     /// The pairs of neighbouring pieces of `color` along the four lines a
     /// phalanx can form (rank, file and both diagonals).
     pub(crate) fn links(&self, color: Color) -> u32 {
@@ -717,7 +761,9 @@ impl<const N: usize, const L: u32> Core<N, L> {
             } else {
                 room * (room + 1) / 2 + (length - room) * room
             };
-            sink.add(u64::from(quiet));
+            if S::QUIET {
+                sink.add(u64::from(quiet));
+            }
             if enemies > 0 && length >= capture_from {
                 sink.add_captures(u64::from(length - capture_from + 1), enemies as u8);
             }
@@ -727,8 +773,10 @@ impl<const N: usize, const L: u32> Core<N, L> {
         for group in 1..=length {
             let file = head as i32 + back * (group as i32 - 1);
             let tail = Square::new_unchecked(file as u8, rank as u8);
-            for distance in 1..=group.min(room) {
-                sink.one(Move::new(tail, direction, group as u8, distance as u8, 0));
+            if S::QUIET {
+                for distance in 1..=group.min(room) {
+                    sink.one(Move::new(tail, direction, group as u8, distance as u8, 0));
+                }
             }
             if enemies > 0 && group >= capture_from {
                 sink.one(Move::new(
@@ -767,7 +815,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let mut run = us; // squares ending a friendly line of at least `group`
         let mut room = Planes::new(); // min(e, group) for every square
         let mut group: u8 = 1;
-        while movers.any() {
+        while S::QUIET && movers.any() {
             room.add(group, clear);
             sink.group::<N, L>(movers, &room, direction, group);
             run = run & ahead(run);

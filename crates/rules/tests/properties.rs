@@ -237,6 +237,7 @@ proptest! {
                 prop_assert_eq!(survey.moves, moves.len() as u64);
                 let largest = moves.iter().map(|m| m.captures()).max().unwrap_or(0);
                 prop_assert_eq!(survey.largest_capture, largest);
+                prop_assert_eq!(pos.largest_capture(color), largest);
                 // Links: neighbouring pairs counted square by square.
                 let size = pos.size();
                 let mut links = 0;
