@@ -8,10 +8,10 @@
 //!
 //! | level | nodes per move at most | random moves |
 //! | --- | --- | --- |
-//! | 1 | 200 | 1 in 2 |
-//! | 2 | 400 | 1 in 3 |
-//! | 3 | 800 | 1 in 4 |
-//! | 4 | 1,500 | 1 in 6 |
+//! | 1 | 1,000 | 1 in 2 |
+//! | 2 | 1,000 | 1 in 3 |
+//! | 3 | 1,500 | 1 in 5 |
+//! | 4 | 2,500 | 1 in 8 |
 //! | 5 | 3,000 | 1 in 10 |
 //! | 6 | 6,000 | 1 in 20 |
 //! | 7 | 12,000 | none |
@@ -30,10 +30,10 @@ pub struct Level(u8);
 
 /// (node cap, one random move in N; 0 for none) for levels 1 to 9.
 const TABLE: [(u64, u64); 9] = [
-    (200, 2),
-    (400, 3),
-    (800, 4),
-    (1_500, 6),
+    (1_000, 2),
+    (1_000, 3),
+    (1_500, 5),
+    (2_500, 8),
     (3_000, 10),
     (6_000, 20),
     (12_000, 0),
@@ -92,7 +92,7 @@ mod tests {
         assert_eq!(Level::new(0), None);
         assert_eq!(Level::new(11), None);
         assert_eq!(Level::MAX.node_cap(), None);
-        assert_eq!(Level::new(1).unwrap().node_cap(), Some(200));
+        assert_eq!(Level::new(1).unwrap().node_cap(), Some(1_000));
         let pos = Position::standard();
         let best = pos.legal_moves()[0];
         // Full strength keeps the best move; every level plays a legal move,

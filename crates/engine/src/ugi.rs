@@ -384,7 +384,7 @@ const BENCH_POSITIONS: [&str; 4] = [
     "bbb3/2b3/4w1/1wb1w1/w3w1 w",
 ];
 /// The depth of [`bench`].
-const BENCH_DEPTH: u32 = 5;
+const BENCH_DEPTH: u32 = 8;
 
 /// Searches a fixed set of positions to a fixed depth with a fresh engine:
 /// the node count changes only when the search does.

@@ -158,3 +158,21 @@ fn low_levels_search_little_and_still_play_legally() {
     let lines = session("setoption name Level value 11\nisready\n");
     assert!(lines[0].starts_with("info string error"), "{lines:?}");
 }
+
+#[test]
+fn bench_counts_the_same_nodes_every_time() {
+    let nodes = |lines: Vec<String>| -> u64 {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with("bench nodes "))
+            .expect("a bench line");
+        line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    // The workload does not depend on what the session did before.
+    let first = nodes(session("bench\n"));
+    let second = nodes(session(
+        "position startpos moves a1,b2-d4\ngo depth 3\nbench\n",
+    ));
+    assert!(first > 100_000, "{first}");
+    assert_eq!(first, second);
+}
