@@ -2,11 +2,13 @@
 //! rules of [`epaminondas_rules`].
 //!
 //! The parts are kept apart as in the strong chess engines: [`search`]
-//! (iterative deepening principal variation search with quiescence and check
-//! extensions), [`eval`] (the static evaluation), [`tt`] (the transposition
-//! table), [`limits`] (depth, node and time limits and the time budget),
-//! [`score`] (how wins and losses are scored), [`solver`] (proofs of forced
-//! wins) and [`ugi`] (the text protocol).
+//! (iterative deepening principal variation search with quiescence, check
+//! extensions, pruning and lazy SMP threads), [`eval`] (the static
+//! evaluation), [`tune`] (fitting its weights to game results), [`tt`] (the
+//! shared transposition table), [`limits`] (depth, node and time limits and
+//! the time budget), [`score`] (how wins and losses are scored), [`level`]
+//! (strength levels for people), [`solver`] (proofs of forced wins) and
+//! [`ugi`] (the text protocol).
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;

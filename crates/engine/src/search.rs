@@ -1,11 +1,13 @@
 //! The search: iterative deepening alpha-beta (principal variation search)
 //! with a transposition table, move ordering, quiescence search over captures
-//! and crossings, and check extensions.
+//! and crossings, check extensions, and the pruning of [`Features`]; with
+//! several threads, a lazy SMP search (see [`Engine`]).
 //!
 //! "Check" is the crossing threat: the opponent has more pieces on its goal
 //! rank than the side to move has on its own, so every reply that does not
 //! capture an intruder or cross as well loses at once. Check positions are
-//! searched one ply deeper and, in quiescence, with every move.
+//! searched one ply deeper, never pruned, and only their captures and
+//! crossings are searched (the other moves lose at once).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -14,7 +16,7 @@ use epaminondas_rules::{Color, Move, MoveList, Position};
 
 use crate::eval::{Weights, evaluate_with};
 use crate::limits::Limits;
-use crate::score::{INFINITY, MAX_PLY, from_table, is_proven, loss_in, to_table, win_in};
+use crate::score::{INFINITY, MAX_PLY, is_proven, loss_in, to_table, win_in};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
 /// Nodes between two looks at the clock and the stop flag.
@@ -534,13 +536,7 @@ impl Search<'_> {
         if let Some(entry) = self.shared.tt.probe(key) {
             tt_move = entry.best.filter(|&mv| self.pos.is_legal(mv));
             if entry.depth >= depth && !pv_node && ply > 0 {
-                let score = from_table(entry.score, ply);
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
+                if let Some(score) = entry.cutoff(ply, alpha, beta) {
                     return score;
                 }
             }
@@ -719,13 +715,7 @@ impl Search<'_> {
         let key = self.pos.zobrist_hash();
         let mut tt_move = None;
         if let Some(entry) = self.shared.tt.probe(key) {
-            let score = from_table(entry.score, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
+            if let Some(score) = entry.cutoff(ply, alpha, beta) {
                 return score;
             }
             tt_move = entry.best.filter(|&mv| self.pos.is_legal(mv));

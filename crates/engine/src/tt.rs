@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use epaminondas_rules::Move;
 
+use crate::score::from_table;
+
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -34,6 +36,18 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
+    /// The stored score, seen from `ply`, if its bound settles a search with
+    /// the window (`alpha`, `beta`).
+    pub(crate) fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let score = from_table(self.score, ply);
+        let usable = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        usable.then_some(score)
+    }
+
     /// The entry without its key: move + 1 (0 for none) in bits 0-28, the
     /// score in 29-44, the depth in 45-52, the bound (1-3, so that an empty
     /// slot decodes as nothing) in 53-54.
