@@ -90,28 +90,39 @@ impl Features {
     /// The protocol names of the features, as `setoption` takes them.
     pub const NAMES: [&'static str; 5] = ["LMR", "NullMove", "Aspiration", "Futility", "LMP"];
 
-    /// Switches the feature called `name` (case-insensitive, one of
-    /// [`Features::NAMES`]); `false` if there is no such feature.
-    pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let flag = match name.to_ascii_lowercase().as_str() {
+    /// The switch of the feature called `name` (case-insensitive, one of
+    /// [`Features::NAMES`]).
+    fn flag(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name.to_ascii_lowercase().as_str() {
             "lmr" => &mut self.lmr,
             "nullmove" => &mut self.null_move,
             "aspiration" => &mut self.aspiration,
             "futility" => &mut self.futility,
             "lmp" => &mut self.late_move_pruning,
-            _ => return false,
-        };
-        *flag = on;
-        true
+            _ => return None,
+        })
+    }
+
+    /// Switches the feature called `name` (case-insensitive, one of
+    /// [`Features::NAMES`]); `false` if there is no such feature.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        self.flag(name).map(|flag| *flag = on).is_some()
+    }
+
+    /// Whether the feature called `name` is on; `None` if there is no such
+    /// feature.
+    pub fn get(mut self, name: &str) -> Option<bool> {
+        self.flag(name).map(|flag| *flag)
     }
 }
 
 impl Default for Features {
-    /// All on; docs/strength.md has the matches behind each.
+    /// All on but null move, which did not pass its time-limited test;
+    /// docs/strength.md has the matches behind each.
     fn default() -> Self {
         Features {
             lmr: true,
-            null_move: true,
+            null_move: false,
             aspiration: true,
             futility: true,
             late_move_pruning: true,

@@ -150,8 +150,10 @@ impl<W: Write + Send + 'static> Ugi<W> {
                     "option name Symmetry type combo default mirror var mirror var file var off",
                 );
                 self.say("option name Level type spin default 10 min 1 max 10");
+                let defaults = Features::default();
                 for feature in Features::NAMES {
-                    self.say(&format!("option name {feature} type check default true"));
+                    let on = defaults.get(feature).unwrap_or(false);
+                    self.say(&format!("option name {feature} type check default {on}"));
                 }
                 self.say("ugiok");
             }

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use epaminondas_engine::score::{loss_in, win_in};
-use epaminondas_engine::{Engine, Limits, SearchResult};
+use epaminondas_engine::{Engine, Features, Limits, SearchResult};
 use epaminondas_rules::{BoardSize, Position, Symmetry};
 
 fn search(pos: &str, limits: Limits) -> (Position, SearchResult) {
@@ -162,4 +162,19 @@ fn several_threads_find_the_same_wins_and_obey_limits() {
     // Back to one thread.
     engine.set_threads(0);
     assert_eq!(engine.threads(), 1);
+}
+
+#[test]
+fn features_switch_by_their_protocol_names() {
+    let mut features = Features::default();
+    for name in Features::NAMES {
+        assert!(features.set(name, false), "{name}");
+        assert_eq!(features.get(name), Some(false));
+        assert!(features.set(&name.to_ascii_uppercase(), true), "{name}");
+        assert_eq!(features.get(name), Some(true));
+    }
+    assert!(!features.set("Nonsense", true));
+    assert_eq!(features.get("Nonsense"), None);
+    // Null move is off by default (docs/strength.md).
+    assert_eq!(Features::default().get("NullMove"), Some(false));
 }
