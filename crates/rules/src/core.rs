@@ -58,6 +58,7 @@ pub(crate) trait Sink {
 }
 
 /// Counts moves.
+#[derive(Default)]
 pub(crate) struct Counter(pub(crate) u64);
 
 impl Sink for Counter {
@@ -156,11 +157,12 @@ impl Sink for LargestCapture {
     }
 }
 
-/// Counts moves and keeps the largest number of pieces one of them captures.
+/// Counts moves and keeps the largest number of pieces one of them captures:
+/// a [`Counter`] and a [`LargestCapture`] fed in one pass.
 #[derive(Default)]
 pub(crate) struct Survey {
-    pub(crate) moves: u64,
-    pub(crate) largest_capture: u8,
+    pub(crate) moves: Counter,
+    pub(crate) largest: LargestCapture,
 }
 
 impl Sink for Survey {
@@ -168,13 +170,13 @@ impl Sink for Survey {
 
     #[inline(always)]
     fn add(&mut self, count: u64) {
-        self.moves += count;
+        self.moves.add(count);
     }
 
     #[inline(always)]
     fn add_captures(&mut self, count: u64, captured: u8) {
-        self.moves += count;
-        self.largest_capture = self.largest_capture.max(captured);
+        self.moves.add(count);
+        self.largest.add_captures(count, captured);
     }
 
     #[inline(always)]
@@ -182,16 +184,17 @@ impl Sink for Survey {
         &mut self,
         heads: Bits<N>,
         room: &Planes<N>,
-        _: Direction,
-        _: u8,
+        direction: Direction,
+        group: u8,
     ) {
-        self.moves += room.total(heads);
+        // Groups of quiet moves only add to the count.
+        self.moves.group::<N, L>(heads, room, direction, group);
     }
 
     #[inline(always)]
     fn one(&mut self, mv: Move) {
-        self.moves += 1;
-        self.largest_capture = self.largest_capture.max(mv.captures());
+        self.moves.one(mv);
+        self.largest.one(mv);
     }
 }
 
@@ -602,7 +605,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
     pub(crate) fn survey(&self, color: Color) -> (u64, u8) {
         let mut survey = Survey::default();
         self.generate_for(color, &mut survey);
-        (survey.moves, survey.largest_capture)
+        (survey.moves.0, survey.largest.0)
     }
 
     /// The most pieces one move of `color` would capture if it were its turn.
