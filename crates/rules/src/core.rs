@@ -39,6 +39,21 @@ pub(crate) trait Sink {
     /// not, the generator may skip them.
     const QUIET: bool = true;
 
+    /// Whether the sink wants the quiet moves in `direction` (a direction
+    /// off the ranks); if not, the generator skips them.
+    #[inline(always)]
+    fn quiet_direction(&self, direction: Direction) -> bool {
+        let _ = direction;
+        Self::QUIET
+    }
+
+    /// Whether the sink wants the quiet moves along `rank` (east and west).
+    #[inline(always)]
+    fn quiet_rank(&self, rank: u32) -> bool {
+        let _ = rank;
+        Self::QUIET
+    }
+
     /// `count` moves (only when [`Sink::LISTS`] is false; a sink that lists
     /// moves is never given a bare count).
     fn add(&mut self, count: u64) {
@@ -211,6 +226,19 @@ pub(crate) struct Tactical<'a> {
 impl Sink for Tactical<'_> {
     const LISTS: bool = true;
 
+    /// Only the directions towards the goal rank can reach it.
+    #[inline(always)]
+    fn quiet_direction(&self, direction: Direction) -> bool {
+        let step = direction.step().1;
+        if self.goal == 0 { step < 0 } else { step > 0 }
+    }
+
+    /// Along a rank only the goal rank itself.
+    #[inline(always)]
+    fn quiet_rank(&self, rank: u32) -> bool {
+        rank == u32::from(self.goal)
+    }
+
     #[inline(always)]
     fn group<const N: usize, const L: u32>(
         &mut self,
@@ -274,6 +302,14 @@ impl<S: Sink, const N: usize, const L: u32> SymmetryFilter<'_, S, N, L> {
 impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2, L2> {
     const LISTS: bool = true;
     const QUIET: bool = S::QUIET;
+
+    fn quiet_direction(&self, direction: Direction) -> bool {
+        self.inner.quiet_direction(direction)
+    }
+
+    fn quiet_rank(&self, rank: u32) -> bool {
+        self.inner.quiet_rank(rank)
+    }
 
     fn group<const N: usize, const L: u32>(
         &mut self,
@@ -764,7 +800,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
             } else {
                 room * (room + 1) / 2 + (length - room) * room
             };
-            if S::QUIET {
+            if sink.quiet_rank(rank) {
                 sink.add(u64::from(quiet));
             }
             if enemies > 0 && length >= capture_from {
@@ -776,7 +812,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
         for group in 1..=length {
             let file = head as i32 + back * (group as i32 - 1);
             let tail = Square::new_unchecked(file as u8, rank as u8);
-            if S::QUIET {
+            if sink.quiet_rank(rank) {
                 for distance in 1..=group.min(room) {
                     sink.one(Move::new(tail, direction, group as u8, distance as u8, 0));
                 }
@@ -818,7 +854,8 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let mut run = us; // squares ending a friendly line of at least `group`
         let mut room = Planes::new(); // min(e, group) for every square
         let mut group: u8 = 1;
-        while S::QUIET && movers.any() {
+        let quiet = S::QUIET && sink.quiet_direction(direction);
+        while quiet && movers.any() {
             room.add(group, clear);
             sink.group::<N, L>(movers, &room, direction, group);
             run = run & ahead(run);
