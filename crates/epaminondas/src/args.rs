@@ -1,7 +1,7 @@
 //! Argument parsers shared by the subcommands: each reads a value with the
 //! rules library and turns its error into clap's one-line message.
 
-use epaminondas_rules::{BoardSize, Position, Symmetry};
+use epaminondas_rules::{BoardSize, Color, Position, Symmetry};
 
 /// A board size, `FILESxRANKS`.
 pub fn size(s: &str) -> Result<BoardSize, String> {
@@ -16,4 +16,13 @@ pub fn symmetry(s: &str) -> Result<Symmetry, String> {
 /// Position text.
 pub fn position(s: &str) -> Result<Position, String> {
     s.parse().map_err(|e| format!("{e}"))
+}
+
+/// A side: `white` or `black` (or `w`, `b`).
+pub fn color(s: &str) -> Result<Color, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "white" | "w" => Ok(Color::White),
+        "black" | "b" => Ok(Color::Black),
+        _ => Err(format!("'{s}' is not a side: expected white or black")),
+    }
 }

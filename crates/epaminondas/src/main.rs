@@ -2,8 +2,10 @@
 
 mod analyze;
 mod args;
+mod convert;
 mod matches;
 mod perft;
+mod show;
 mod solve;
 mod tune;
 
@@ -35,6 +37,10 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Fit the evaluation weights to the results of game records (Texel tuning).
     Tune(tune::TuneArgs),
+    /// Print a position, or a game record's position, as a text diagram.
+    Show(show::ShowArgs),
+    /// Rewrite game records or move lists from one notation dialect to another.
+    Convert(convert::ConvertArgs),
 }
 
 /// A clap error as one line: its first paragraph, joined (`--help` has the rest).
@@ -85,6 +91,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Convert(args) => convert::run(&args),
         Command::Engine(args) => {
             let mut ugi = epaminondas_engine::ugi::Ugi::new(std::io::stdout());
             for setting in &args.set {

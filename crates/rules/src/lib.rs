@@ -36,6 +36,7 @@ mod bits;
 mod board_size;
 mod color;
 mod core;
+pub mod diagram;
 mod moves;
 pub mod notation;
 mod outcome;
@@ -48,6 +49,7 @@ mod zobrist;
 
 pub use board_size::{BoardSize, BoardSizeError};
 pub use color::Color;
+pub use diagram::Diagram;
 pub use moves::{Move, MoveList};
 pub use notation::{Dialect, IllegalMove, ParseDialectError, ParseMoveError};
 pub use outcome::{Outcome, WinReason};

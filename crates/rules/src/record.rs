@@ -23,7 +23,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::notation::ParseMoveError;
+use crate::notation::{Dialect, ParseDialectError, ParseMoveError};
 use crate::{
     BoardSize, BoardSizeError, Color, Move, Outcome, ParsePositionError, ParseSymmetryError,
     Position, Setup, Symmetry,
@@ -81,7 +81,11 @@ impl fmt::Display for GameResult {
 }
 
 /// Tags whose values the record derives from its game.
-const MANAGED_TAGS: [&str; 4] = ["Board", "Symmetry", "Position", "Result"];
+const MANAGED_TAGS: [&str; 5] = ["Board", "Symmetry", "Position", "Result", "Notation"];
+
+/// The tag that names the notation dialect of a record's moves when it is
+/// not the standard one (see [`GameRecord::display_in`]).
+const NOTATION_TAG: &str = "Notation";
 
 /// Why a record could not be read, or a change to it was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,6 +181,8 @@ pub enum RecordError {
     },
     /// Something in the move text that is neither a move, a move number nor a result.
     Unexpected(String),
+    /// The `Notation` tag names no dialect.
+    Notation(ParseDialectError),
 }
 
 impl fmt::Display for RecordError {
@@ -251,6 +257,7 @@ impl fmt::Display for RecordError {
                 "the result {result} contradicts the final position: {outcome}"
             ),
             Unexpected(t) => write!(f, "unexpected '{t}' in the moves"),
+            Notation(e) => write!(f, "the Notation tag: {e}"),
         }
     }
 }
@@ -428,6 +435,23 @@ impl GameRecord {
         Ok(())
     }
 
+    /// Takes back the last `plies` moves (all of them if there are fewer).
+    /// A result set outside the rules (resignation, agreement, time) is
+    /// cleared with them: the game goes on from the earlier position.
+    pub fn take_back(&mut self, plies: usize) {
+        let keep = self.moves.len().saturating_sub(plies);
+        let moves: Vec<Move> = self.moves.drain(..).take(keep).collect();
+        self.end = self.start.clone();
+        self.outcome = self.start.outcome();
+        self.result = self
+            .outcome
+            .map_or(GameResult::Unfinished, |o| GameResult::win(o.winner));
+        self.put_tag("Result", self.result.token());
+        for mv in moves {
+            self.record(mv);
+        }
+    }
+
     /// Plays and records a move known to be legal.
     fn record(&mut self, mv: Move) {
         self.end.play_unchecked(mv);
@@ -441,10 +465,15 @@ impl GameRecord {
 
     /// Reads move text in the standard notation, plays and records it.
     pub fn push_text(&mut self, text: &str) -> Result<Move, RecordError> {
+        self.push_text_in(text, Dialect::Standard)
+    }
+
+    /// Reads move text in `dialect`, plays and records it.
+    pub fn push_text_in(&mut self, text: &str, dialect: Dialect) -> Result<Move, RecordError> {
         let (number, color) = self.next_move()?;
         let mv = self
             .end
-            .parse_move(text)
+            .parse_move_in(text, dialect)
             .map_err(|error| RecordError::Move {
                 number,
                 color,
@@ -462,6 +491,15 @@ impl GameRecord {
     /// that closes its moves, or where a tag line follows move text. An error
     /// names the record (1-based).
     pub fn read_all(text: &str) -> Result<Vec<GameRecord>, (usize, RecordError)> {
+        Self::read_all_in(text, Dialect::Standard)
+    }
+
+    /// [`GameRecord::read_all`] with the moves read in `dialect` (a
+    /// record's own `Notation` tag takes precedence).
+    pub fn read_all_in(
+        text: &str,
+        dialect: Dialect,
+    ) -> Result<Vec<GameRecord>, (usize, RecordError)> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut records = Vec::new();
         let mut current = String::new();
@@ -470,7 +508,8 @@ impl GameRecord {
             if chunk.trim().is_empty() {
                 return Ok(());
             }
-            let record = chunk.parse().map_err(|e| (records.len() + 1, e))?;
+            let record =
+                GameRecord::parse_in(chunk, dialect).map_err(|e| (records.len() + 1, e))?;
             records.push(record);
             Ok(())
         };
@@ -551,7 +590,17 @@ fn tokens(text: &str) -> Vec<String> {
 impl FromStr for GameRecord {
     type Err = RecordError;
 
+    /// Reads a record whose moves are in the standard notation (unless its
+    /// `Notation` tag says otherwise).
     fn from_str(s: &str) -> Result<GameRecord, RecordError> {
+        GameRecord::parse_in(s, Dialect::Standard)
+    }
+}
+
+impl GameRecord {
+    /// Reads a record whose moves are written in `dialect`; a `Notation`
+    /// tag in the text takes precedence.
+    pub fn parse_in(s: &str, dialect: Dialect) -> Result<GameRecord, RecordError> {
         let s = s.strip_prefix('\u{feff}').unwrap_or(s);
         let mut tags: Vec<(String, String)> = Vec::new();
         let mut movetext = String::new();
@@ -578,6 +627,10 @@ impl FromStr for GameRecord {
             tags.iter()
                 .find(|(n, _)| n == name)
                 .map(|(_, v)| v.as_str())
+        };
+        let dialect: Dialect = match tag(NOTATION_TAG) {
+            Some(v) => v.parse().map_err(RecordError::Notation)?,
+            None => dialect,
         };
         let symmetry: Symmetry = match tag("Symmetry") {
             Some(v) => v.parse().map_err(RecordError::Symmetry)?,
@@ -659,7 +712,7 @@ impl FromStr for GameRecord {
                     return Err(RecordError::MoveNumber { expected, found });
                 }
             }
-            record.push_text(move_text)?;
+            record.push_text_in(move_text, dialect)?;
         }
         let result = match (tag_result, text_result) {
             (Some(tag), Some(moves)) if tag != moves => {
@@ -675,6 +728,7 @@ impl FromStr for GameRecord {
             }
         }
         record.result = result;
+        tags.retain(|(name, _)| name != NOTATION_TAG);
         record.tags = tags;
         Ok(record)
     }
@@ -684,12 +738,40 @@ impl FromStr for GameRecord {
 const LINE_WIDTH: usize = 79;
 
 impl fmt::Display for GameRecord {
+    /// The record with its moves in the standard notation.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (name, value) in &self.tags {
+        self.write_in(f, Dialect::Standard)
+    }
+}
+
+impl GameRecord {
+    /// The record with its moves written in `dialect`. Any dialect but the
+    /// standard one is named in a `Notation` tag, so that the text reads
+    /// back as the same game.
+    pub fn display_in(&self, dialect: Dialect) -> impl fmt::Display + '_ {
+        struct InDialect<'a>(&'a GameRecord, Dialect);
+        impl fmt::Display for InDialect<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write_in(f, self.1)
+            }
+        }
+        InDialect(self, dialect)
+    }
+
+    fn write_in(&self, f: &mut fmt::Formatter<'_>, dialect: Dialect) -> fmt::Result {
+        let notation = (dialect != Dialect::Standard).then(|| (NOTATION_TAG, dialect.name()));
+        let tags = self
+            .tags
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .chain(notation);
+        let mut any = false;
+        for (name, value) in tags {
             let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
             writeln!(f, "[{name} \"{escaped}\"]")?;
+            any = true;
         }
-        if !self.tags.is_empty() {
+        if any {
             writeln!(f)?;
         }
         let mut words = Vec::with_capacity(self.moves.len() * 3 / 2 + 2);
@@ -701,7 +783,11 @@ impl fmt::Display for GameRecord {
             } else if i == 0 {
                 words.push(format!("{}...", ply / 2 + 1));
             }
-            words.push(mv.with_capture_mark().to_string());
+            words.push(match dialect {
+                Dialect::Standard => mv.with_capture_mark().to_string(),
+                _ if mv.is_capture() => format!("{}:{}", dialect.format(*mv), mv.captures()),
+                _ => dialect.format(*mv),
+            });
         }
         words.push(self.result.token().to_owned());
         let mut width = 0;
@@ -733,6 +819,49 @@ mod tests {
         let record: GameRecord = SEEDS_004.parse().unwrap();
         assert_eq!(record.moves().len(), 4);
         assert_eq!(record.to_string(), SEEDS_004);
+    }
+
+    #[test]
+    fn records_convert_between_dialects_and_read_back() {
+        let record: GameRecord = SEEDS_004.parse().unwrap();
+        let rear = record.display_in(Dialect::RearPiece).to_string();
+        assert!(rear.contains("[Notation \"rear-piece\"]"), "{rear}");
+        assert!(rear.contains("1. e1-e3 c2-d1 2. e4-d5 a5-b5:2 *"), "{rear}");
+        // The tag makes the text read back as the same game, whatever the
+        // reader's default; without it the moves are read in the dialect asked.
+        assert_eq!(rear.parse::<GameRecord>().unwrap(), record);
+        let bare = "1. e1-e3 c2-d1 2. e4-d5 a5-b5";
+        let start = "[Board \"6x5\"]\n[Position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\"]\n\n";
+        let text = format!("{start}{bare}");
+        let read = GameRecord::parse_in(&text, Dialect::RearPiece).unwrap();
+        assert_eq!(read.moves(), record.moves());
+        assert!(
+            text.parse::<GameRecord>().is_err(),
+            "e1-e3 is no standard move here"
+        );
+        assert_eq!(record.display_in(Dialect::Standard).to_string(), SEEDS_004);
+        let bad = format!("[Notation \"klingon\"]\n{text}");
+        let err = bad.parse::<GameRecord>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the Notation tag: unknown notation dialect 'klingon': expected standard or rear-piece"
+        );
+    }
+
+    #[test]
+    fn taking_back_moves_reopens_the_game() {
+        let mut record: GameRecord = SEEDS_004.parse().unwrap();
+        let all = record.moves().to_vec();
+        record.set_result(GameResult::WhiteWins).unwrap();
+        record.take_back(1);
+        assert_eq!(record.moves(), &all[..3]);
+        assert_eq!(record.result(), GameResult::Unfinished);
+        assert_eq!(record.tag("Result"), Some("*"));
+        assert_eq!(*record.position(), record.position_after(3));
+        record.push(all[3]).unwrap();
+        record.take_back(10);
+        assert!(record.moves().is_empty());
+        assert_eq!(record.position(), record.start());
     }
 
     #[test]

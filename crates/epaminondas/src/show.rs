@@ -1,0 +1,102 @@
+//! `epaminondas show`: a position as a pbmserv-style text diagram.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use epaminondas_rules::{Color, Diagram, GameRecord, Move, Position};
+
+/// Arguments of `epaminondas show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// A game record file (`-` for standard input): its final position, or
+    /// the one after `--after` moves.
+    #[arg(conflicts_with = "position")]
+    record: Option<PathBuf>,
+    /// A position, as position text (default: the standard start).
+    #[arg(long, value_parser = crate::args::position)]
+    position: Option<Position>,
+    /// Show the record's position after this many moves (plies).
+    #[arg(long, requires = "record")]
+    after: Option<usize>,
+    /// Draw the board from this side: `white` (rank 1 at the bottom) or `black`.
+    #[arg(long = "as", value_parser = crate::args::color, default_value = "white")]
+    side: Color,
+}
+
+/// Reads a record file, or standard input for `-`.
+pub fn read_text(path: &std::path::Path) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("cannot read standard input: {e}"))
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    }
+}
+
+/// Runs `epaminondas show`.
+pub fn run(args: &ShowArgs) -> Result<(), String> {
+    let (pos, last): (Position, Option<Move>) = match (&args.record, &args.position) {
+        (Some(path), _) => {
+            let record: GameRecord = read_text(path)?
+                .parse()
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let total = record.moves().len();
+            let plies = args.after.unwrap_or(total);
+            if plies > total {
+                return Err(format!(
+                    "--after {plies}: the game has only {total} moves (plies)"
+                ));
+            }
+            let last = plies.checked_sub(1).map(|i| record.moves()[i]);
+            (record.position_after(plies), last)
+        }
+        (None, Some(pos)) => (pos.clone(), None),
+        (None, None) => (Position::standard(), None),
+    };
+    print!("{}", describe(&pos, last, args.side));
+    Ok(())
+}
+
+/// The diagram and a few lines on the state of the game.
+fn describe(pos: &Position, last: Option<Move>, side: Color) -> String {
+    let mut diagram = Diagram::new(pos).from_side(side);
+    if let Some(mv) = last {
+        diagram = diagram.last_move(mv);
+    }
+    let mut text = format!("{diagram}\n");
+    if let Some(mv) = last {
+        text += &format!("Last move: {}\n", mv.with_capture_mark());
+    }
+    text += &format!(
+        "On the goal rank: White (o) {}, Black (x) {}\n",
+        pos.goal_count(Color::White),
+        pos.goal_count(Color::Black)
+    );
+    match pos.outcome() {
+        Some(outcome) => text += &format!("Game over: {outcome}\n"),
+        None => {
+            let name = match pos.turn() {
+                Color::White => "White (o)",
+                Color::Black => "Black (x)",
+            };
+            text += &format!("{name} to move\n");
+        }
+    }
+    text += &format!("Position: {pos}\n");
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_description_names_the_mover_and_the_crossings() {
+        let pos: Position = "bbb3/2b3/4w1/1wb1w1/w3w1 w".parse().unwrap();
+        let text = describe(&pos, None, Color::White);
+        assert!(text.starts_with("5  x x x . . .\n"), "{text}");
+        assert!(text.contains("On the goal rank: White (o) 0, Black (x) 0\n"));
+        assert!(text.contains("White (o) to move\n"), "{text}");
+        assert!(text.ends_with("Position: bbb3/2b3/4w1/1wb1w1/w3w1 w\n"));
+    }
+}
