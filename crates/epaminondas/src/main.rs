@@ -5,6 +5,7 @@ mod args;
 mod convert;
 mod matches;
 mod perft;
+mod play;
 mod show;
 mod solve;
 mod tune;
@@ -37,6 +38,8 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Fit the evaluation weights to the results of game records (Texel tuning).
     Tune(tune::TuneArgs),
+    /// Play a game in the terminal, against the engine or a friend.
+    Play(play::PlayArgs),
     /// Print a position, or a game record's position, as a text diagram.
     Show(show::ShowArgs),
     /// Rewrite game records or move lists from one notation dialect to another.
@@ -91,6 +94,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Engine(args) => {

@@ -255,3 +255,57 @@ fn analyze_positions_and_records() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("cannot read"));
 }
+
+#[test]
+fn show_and_convert_read_records_and_refuse_bad_input() {
+    let dir = std::env::temp_dir();
+    let path = dir.join(format!("epaminondas-show-{}.txt", std::process::id()));
+    std::fs::write(&path, "1. f1,g2-h3 e12,f11-h9 2. h1,h3-h6 *\n").unwrap();
+    let file = path.to_str().unwrap();
+
+    let out = run(&["show", file, "--after", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("\n 3  . . . . . . . O . . . . . .\n"),
+        "{text}"
+    );
+    assert!(text.contains("Last move: f1,g2-h3\n"), "{text}");
+    assert!(text.contains("Black (x) to move\n"), "{text}");
+    let out = run(&["show", file, "--after", "9"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "error: --after 9: the game has only 3 moves (plies)\n"
+    );
+
+    let out = run(&["convert", file, "--to", "rear-piece"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "[Notation \"rear-piece\"]\n\n1. f1-g2 e12-g10 2. h1-h4 *\n"
+    );
+    let out = run(&["convert", file, "--from", "klingon"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown notation dialect 'klingon'"));
+    std::fs::write(&path, "1. f1,g2-h4 *\n").unwrap();
+    let out = run(&["convert", file]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("error: record 1: move 1. f1,g2-h4 (white): "),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(&path).unwrap();
+
+    // play refuses to start without a terminal, and says so.
+    let out = run(&["play", "--ai", "11"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("'11' is not a level: expected 1 to 10"));
+    let out = run(&["play"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "error: epaminondas play needs an interactive terminal\n"
+    );
+}

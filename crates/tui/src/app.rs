@@ -1,0 +1,689 @@
+//! The game as the terminal player sees it: the record, whose turn it is,
+//! the cursor and selection, the input line and the last message. Key
+//! presses go in through [`App::handle_key`]; [`App::tick`] lets the engine
+//! move; [`crate::view`] draws it. Every rule question goes to the rules
+//! library.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use epaminondas_engine::Level;
+use epaminondas_rules::{Color, GameRecord, GameResult, Move, Position, Square, WinReason};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::thinker::{Purpose, Thinker};
+
+/// How a game is set up.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The engine's strength, if it plays; two people share the keyboard otherwise.
+    pub ai: Option<Level>,
+    /// The side the person plays against the engine.
+    pub human: Color,
+    /// The game to continue: a new one from its start position, or a loaded record.
+    pub record: GameRecord,
+    /// Where `save` writes when it is not given a file.
+    pub save_path: PathBuf,
+}
+
+/// A one-line message under the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// Nothing to say.
+    None,
+    /// Information.
+    Info(String),
+    /// Something was refused; the game is unchanged.
+    Error(String),
+}
+
+/// A piece picked with the cursor, and the moves it can take part in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// The picked piece.
+    pub piece: Square,
+    /// Every legal move whose group includes the piece.
+    pub moves: Vec<Move>,
+    /// The move now shown; Enter plays it.
+    pub index: usize,
+}
+
+impl Selection {
+    /// The move Enter would play.
+    pub fn current(&self) -> Move {
+        self.moves[self.index]
+    }
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The rules decided it.
+    Rules {
+        /// The winner.
+        winner: Color,
+        /// Why.
+        reason: WinReason,
+    },
+    /// A side resigned.
+    Resigned(Color),
+}
+
+/// The squares of a move's group before and after it, and those it captured.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveSquares {
+    /// Where the group stood.
+    pub from: Vec<Square>,
+    /// Where the group stands after the move.
+    pub to: Vec<Square>,
+    /// Where the captured pieces stood.
+    pub captured: Vec<Square>,
+}
+
+impl MoveSquares {
+    /// The squares of `mv`.
+    pub fn of(mv: Move) -> MoveSquares {
+        let d = mv.direction();
+        let line = |start: Square, count: u8| -> Vec<Square> {
+            (0..count)
+                .filter_map(|i| start.offset(d, i32::from(i)))
+                .collect()
+        };
+        MoveSquares {
+            from: line(mv.tail(), mv.group_size()),
+            to: line(mv.tail_destination(), mv.group_size()),
+            captured: line(mv.destination(), mv.captures()),
+        }
+    }
+
+    /// The squares of the group in `mv` (before it moves).
+    pub fn group(mv: Move) -> Vec<Square> {
+        MoveSquares::of(mv).from
+    }
+}
+
+/// The terminal game.
+pub struct App {
+    record: GameRecord,
+    ai: Option<Level>,
+    human: Color,
+    thinker: Thinker,
+    flipped: bool,
+    cursor: Square,
+    selection: Option<Selection>,
+    input: String,
+    message: Message,
+    hint: Option<Move>,
+    resigned: Option<Color>,
+    /// Moves were made (or taken back) since the game was last saved or loaded.
+    dirty: bool,
+    confirm_quit: bool,
+    help: bool,
+    quit: bool,
+    save_path: PathBuf,
+}
+
+/// The commands typed on the input line, with what they do (for `help`).
+pub const COMMANDS: [(&str, &str); 8] = [
+    ("undo", "take back your last move (and the engine's reply)"),
+    ("hint", "ask the engine for a move"),
+    ("flip", "turn the board round"),
+    ("save [FILE]", "save the game as a record"),
+    ("resign", "give up the game"),
+    ("quit", "leave (asks first if the game is not saved)"),
+    ("help", "show or hide this help"),
+    ("MOVE", "play a move: e1,e3-e5, c2-d1, a5-d5, a5xd5:2 ..."),
+];
+
+/// The keys, for `help` and the footer.
+pub const KEYS: [(&str, &str); 6] = [
+    ("arrows", "move the cursor"),
+    (
+        "Enter/Space",
+        "pick the piece under the cursor, then play the shown move",
+    ),
+    ("Tab/Shift-Tab", "cycle through the picked piece's moves"),
+    ("Esc", "drop the selection or clear the input"),
+    ("?", "help (on an empty input line)"),
+    ("Ctrl-C", "quit"),
+];
+
+impl App {
+    /// A game set up by `options`.
+    pub fn new(options: Options) -> App {
+        let pos = options.record.position().clone();
+        let human = options.human;
+        let cursor = first_piece(&pos, human);
+        let mut app = App {
+            record: options.record,
+            ai: options.ai,
+            human,
+            thinker: Thinker::new(),
+            flipped: options.ai.is_some() && human == Color::Black,
+            cursor,
+            selection: None,
+            input: String::new(),
+            message: Message::Info(
+                "Type a move or pick a piece with the arrows; ? for help".into(),
+            ),
+            hint: None,
+            resigned: None,
+            dirty: false,
+            confirm_quit: false,
+            help: false,
+            quit: false,
+            save_path: options.save_path,
+        };
+        app.name_players();
+        app
+    }
+
+    fn name_players(&mut self) {
+        let (white, black) = match self.ai {
+            Some(level) => {
+                let engine = format!("Epaminondas engine, level {}", level.get());
+                match self.human {
+                    Color::White => ("Player".to_owned(), engine),
+                    Color::Black => (engine, "Player".to_owned()),
+                }
+            }
+            None => ("Player 1".to_owned(), "Player 2".to_owned()),
+        };
+        for (tag, name) in [("White", white), ("Black", black)] {
+            if self.record.tag(tag).is_none_or(|v| v == "?") {
+                // Names are plain text: this cannot fail.
+                let _ = self.record.set_tag(tag, &name);
+            }
+        }
+    }
+
+    /// The game so far.
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.record.position()
+    }
+
+    /// Whether the board is drawn from Black's side.
+    pub fn flipped(&self) -> bool {
+        self.flipped
+    }
+
+    /// The cursor's square.
+    pub fn cursor(&self) -> Square {
+        self.cursor
+    }
+
+    /// The picked piece and its moves.
+    pub fn selection(&self) -> Option<&Selection> {
+        self.selection.as_ref()
+    }
+
+    /// The text typed so far.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// The last message.
+    pub fn message(&self) -> &Message {
+        &self.message
+    }
+
+    /// The engine's last suggestion, while it still applies.
+    pub fn hint(&self) -> Option<Move> {
+        self.hint
+    }
+
+    /// Whether the help is shown.
+    pub fn showing_help(&self) -> bool {
+        self.help
+    }
+
+    /// Whether quitting waits for a yes or no.
+    pub fn confirming_quit(&self) -> bool {
+        self.confirm_quit
+    }
+
+    /// Whether the program should end.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The engine's level, if it plays.
+    pub fn ai(&self) -> Option<Level> {
+        self.ai
+    }
+
+    /// The side the person plays against the engine.
+    pub fn human(&self) -> Color {
+        self.human
+    }
+
+    /// What the engine is doing, and for how long.
+    pub fn thinking(&self) -> Option<(Purpose, Duration)> {
+        self.thinker.busy()
+    }
+
+    /// How the game ended, if it has.
+    pub fn ending(&self) -> Option<Ending> {
+        if let Some(outcome) = self.position().outcome() {
+            return Some(Ending::Rules {
+                winner: outcome.winner,
+                reason: outcome.reason,
+            });
+        }
+        self.resigned.map(Ending::Resigned)
+    }
+
+    /// Whether the engine moves next.
+    fn engine_to_move(&self) -> bool {
+        self.ai.is_some() && self.position().turn() != self.human && self.ending().is_none()
+    }
+
+    /// Lets the engine move when it is its turn, and takes in finished searches.
+    pub fn tick(&mut self) {
+        if let Some(thought) = self.thinker.poll() {
+            self.take_thought(thought);
+        }
+        if self.engine_to_move() && self.thinker.busy().is_none() {
+            if let Some(level) = self.ai {
+                let ply = self.record.moves().len();
+                self.thinker
+                    .start(self.record.position(), level, Purpose::Reply, ply);
+            }
+        }
+    }
+
+    /// Waits until the engine has made its move, if it is its turn (for
+    /// tests and scripts); at most `limit`.
+    pub fn settle(&mut self, limit: Duration) {
+        self.tick();
+        if let Some(thought) = self.thinker.wait(limit) {
+            self.take_thought(thought);
+        }
+    }
+
+    fn take_thought(&mut self, thought: crate::thinker::Thought) {
+        if thought.ply != self.record.moves().len() {
+            return; // the game moved on (a take-back) while it thought
+        }
+        match (thought.purpose, thought.best) {
+            (Purpose::Reply, Some(mv)) => {
+                if self.engine_to_move() && self.commit(mv).is_ok() {
+                    self.message = Message::Info(format!("The engine played {mv}"));
+                }
+            }
+            (Purpose::Hint, Some(mv)) => {
+                self.hint = Some(mv);
+                self.message = Message::Info(format!("Hint: {mv}"));
+            }
+            (_, None) => {}
+        }
+    }
+
+    /// Handles one key press.
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if self.confirm_quit {
+            self.confirm_quit = false;
+            match key.code {
+                KeyCode::Char('y' | 'Y') => self.quit = true,
+                _ => self.message = Message::Info("Not quitting".into()),
+            }
+            return;
+        }
+        match key.code {
+            KeyCode::Char('c') if ctrl => self.request_quit(),
+            KeyCode::Char('?') if self.input.is_empty() => self.help = !self.help,
+            KeyCode::Char(' ') if self.input.is_empty() => self.pick_or_play(),
+            KeyCode::Char(c) if !ctrl => {
+                self.input.push(c);
+                self.selection = None;
+            }
+            KeyCode::Backspace => {
+                self.input.pop();
+            }
+            KeyCode::Enter if self.input.trim().is_empty() => {
+                self.input.clear();
+                self.pick_or_play();
+            }
+            KeyCode::Enter => {
+                let text = std::mem::take(&mut self.input);
+                self.submit(text.trim());
+            }
+            KeyCode::Esc => {
+                if self.help {
+                    self.help = false;
+                } else if !self.input.is_empty() {
+                    self.input.clear();
+                } else {
+                    self.selection = None;
+                }
+            }
+            KeyCode::Tab => self.cycle(1),
+            KeyCode::BackTab => self.cycle(-1),
+            KeyCode::Up => self.move_cursor(0, 1),
+            KeyCode::Down => self.move_cursor(0, -1),
+            KeyCode::Left => self.move_cursor(-1, 0),
+            KeyCode::Right => self.move_cursor(1, 0),
+            KeyCode::F(1) => self.help = !self.help,
+            _ => {}
+        }
+    }
+
+    /// Types `text` and presses Enter (for tests and scripts).
+    pub fn type_line(&mut self, text: &str) {
+        for c in text.chars() {
+            self.handle_key(KeyEvent::from(KeyCode::Char(c)));
+        }
+        self.handle_key(KeyEvent::from(KeyCode::Enter));
+    }
+
+    /// Moves the cursor one square as seen on the screen.
+    fn move_cursor(&mut self, right: i32, up: i32) {
+        let (right, up) = if self.flipped {
+            (-right, -up)
+        } else {
+            (right, up)
+        };
+        let size = self.position().size();
+        let file = (i32::from(self.cursor.file()) + right).clamp(0, i32::from(size.files()) - 1);
+        let rank = (i32::from(self.cursor.rank()) + up).clamp(0, i32::from(size.ranks()) - 1);
+        if let Some(square) = Square::new(file as u8, rank as u8) {
+            self.cursor = square;
+        }
+        // Onto a destination of the picked piece: show that move.
+        if let Some(selection) = &mut self.selection {
+            if let Some(i) = selection
+                .moves
+                .iter()
+                .position(|mv| mv.destination() == self.cursor)
+            {
+                selection.index = i;
+            }
+        }
+    }
+
+    /// Enter or Space without typed text: play the shown move if the cursor
+    /// is on its destination or the picked piece, else pick the piece under
+    /// the cursor.
+    fn pick_or_play(&mut self) {
+        if let Some(selection) = &self.selection {
+            let mv = selection.current();
+            if self.cursor == mv.destination() || self.cursor == selection.piece {
+                self.play_human(mv);
+                return;
+            }
+        }
+        self.pick(self.cursor);
+    }
+
+    /// Picks the piece on `square`, listing the moves it can take part in.
+    fn pick(&mut self, square: Square) {
+        if let Some(reason) = self.why_not_your_move() {
+            self.message = Message::Error(reason);
+            return;
+        }
+        let pos = self.position();
+        if pos.piece_at(square) != Some(pos.turn()) {
+            self.selection = None;
+            self.message = Message::Error(format!("{square} holds none of your pieces"));
+            return;
+        }
+        let mut moves: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&mv| MoveSquares::group(mv).contains(&square))
+            .collect();
+        if moves.is_empty() {
+            self.selection = None;
+            self.message = Message::Error(format!("The piece on {square} cannot move"));
+            return;
+        }
+        moves.sort_by_key(|mv| {
+            (
+                mv.direction().index(),
+                mv.group_size(),
+                mv.distance(),
+                mv.tail().rank(),
+                mv.tail().file(),
+            )
+        });
+        let count = moves.len();
+        self.selection = Some(Selection {
+            piece: square,
+            moves,
+            index: 0,
+        });
+        self.message = Message::Info(format!(
+            "{count} moves for {square}: Tab cycles, arrows go to a destination, Enter plays"
+        ));
+    }
+
+    /// Shows the next (or previous) move of the picked piece, picking the
+    /// piece under the cursor first if none is picked.
+    fn cycle(&mut self, step: isize) {
+        if self.selection.is_none() {
+            self.pick(self.cursor);
+            return;
+        }
+        if let Some(selection) = &mut self.selection {
+            let n = selection.moves.len() as isize;
+            selection.index = ((selection.index as isize + step).rem_euclid(n)) as usize;
+            self.cursor = selection.current().destination();
+            let mv = selection.current();
+            self.message = Message::Info(format!(
+                "Move {} of {}: {mv} (Enter plays it)",
+                selection.index + 1,
+                selection.moves.len()
+            ));
+        }
+    }
+
+    /// Why the person may not move now, if not.
+    fn why_not_your_move(&self) -> Option<String> {
+        if let Some(ending) = self.ending() {
+            return Some(format!(
+                "The game is over ({}); undo to take moves back, or quit",
+                ending_text(self.position(), ending)
+            ));
+        }
+        if self.engine_to_move() {
+            return Some("Wait: it is the engine's turn".into());
+        }
+        None
+    }
+
+    /// A line typed on the input: a command or a move.
+    fn submit(&mut self, text: &str) {
+        let command = text.trim_start_matches(':');
+        let (word, argument) = command
+            .split_once(char::is_whitespace)
+            .map_or((command, ""), |(w, a)| (w, a.trim()));
+        match word.to_ascii_lowercase().as_str() {
+            "undo" | "takeback" => self.undo(),
+            "hint" => self.ask_hint(),
+            "flip" => {
+                self.flipped = !self.flipped;
+                self.message = Message::Info("Board turned round".into());
+            }
+            "save" => {
+                let path = if argument.is_empty() {
+                    self.save_path.clone()
+                } else {
+                    PathBuf::from(argument)
+                };
+                self.save(path);
+            }
+            "resign" => self.resign(),
+            "quit" | "exit" | "q" => self.request_quit(),
+            "help" => self.help = !self.help,
+            _ => self.play_text(text),
+        }
+    }
+
+    /// Reads `text` as a move and plays it, or says why not.
+    fn play_text(&mut self, text: &str) {
+        if let Some(reason) = self.why_not_your_move() {
+            self.message = Message::Error(reason);
+            return;
+        }
+        match self.position().parse_move(text) {
+            Ok(mv) => self.play_human(mv),
+            Err(err) => {
+                self.message = Message::Error(format!("'{text}': {err}"));
+            }
+        }
+    }
+
+    /// Plays the person's move `mv` (legal in the current position).
+    fn play_human(&mut self, mv: Move) {
+        if let Some(reason) = self.why_not_your_move() {
+            self.message = Message::Error(reason);
+            return;
+        }
+        match self.commit(mv) {
+            Ok(()) => {
+                self.cursor = mv.destination();
+                self.message = Message::Info(format!("You played {mv}"));
+            }
+            Err(err) => self.message = Message::Error(err),
+        }
+    }
+
+    /// Records `mv` and resets what belonged to the old position.
+    fn commit(&mut self, mv: Move) -> Result<(), String> {
+        self.record.push(mv).map_err(|e| e.to_string())?;
+        self.selection = None;
+        self.hint = None;
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Takes back the person's last move (and the engine's answer to it).
+    fn undo(&mut self) {
+        let played = self.record.moves().len();
+        // Against the engine, back to the person's turn: two moves once the
+        // engine has answered, one while it thinks or when the game ended
+        // on the person's move.
+        let plies = if self.ai.is_some() && self.position().turn() == self.human {
+            2
+        } else {
+            1
+        };
+        if played < plies || (self.ai.is_some() && played == 0) {
+            self.message = Message::Error("There is no move of yours to take back".into());
+            return;
+        }
+        self.thinker.cancel();
+        self.record.take_back(plies);
+        self.resigned = None;
+        self.selection = None;
+        self.hint = None;
+        self.dirty = true;
+        self.message = Message::Info(format!(
+            "Took back {plies} move{}",
+            if plies == 1 { "" } else { "s" }
+        ));
+    }
+
+    fn ask_hint(&mut self) {
+        if let Some(reason) = self.why_not_your_move() {
+            self.message = Message::Error(reason);
+            return;
+        }
+        let ply = self.record.moves().len();
+        self.thinker
+            .start(self.record.position(), Level::MAX, Purpose::Hint, ply);
+        self.message = Message::Info("The engine is looking for a hint".into());
+    }
+
+    fn resign(&mut self) {
+        if self.ending().is_some() {
+            self.message = Message::Error("The game is already over".into());
+            return;
+        }
+        let loser = match self.ai {
+            Some(_) => self.human,
+            None => self.position().turn(),
+        };
+        self.thinker.cancel();
+        if let Err(err) = self.record.set_result(GameResult::win(!loser)) {
+            self.message = Message::Error(err.to_string());
+            return;
+        }
+        let _ = self.record.set_tag("Termination", "resignation");
+        self.resigned = Some(loser);
+        self.dirty = true;
+        self.message = Message::Info(format!("{} resigned", side_name(loser)));
+    }
+
+    fn save(&mut self, path: PathBuf) {
+        match std::fs::write(&path, self.record.to_string()) {
+            Ok(()) => {
+                self.dirty = false;
+                self.message = Message::Info(format!("Saved to {}", path.display()));
+            }
+            Err(err) => {
+                self.message = Message::Error(format!("Cannot save to {}: {err}", path.display()));
+            }
+        }
+    }
+
+    fn request_quit(&mut self) {
+        if self.dirty {
+            self.confirm_quit = true;
+            self.message =
+                Message::Error("The game is not saved. Quit anyway? (y/n; 'save' saves it)".into());
+        } else {
+            self.quit = true;
+        }
+    }
+}
+
+/// A piece of `color` to start the cursor on, or the board's corner.
+fn first_piece(pos: &Position, color: Color) -> Square {
+    let corner = Square::new(0, 0).expect("a1 is on every board");
+    pos.squares(color).first().copied().unwrap_or(corner)
+}
+
+/// `White (o)` or `Black (x)`.
+pub fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White (o)",
+        Color::Black => "Black (x)",
+    }
+}
+
+/// The end of the game in words.
+pub fn ending_text(pos: &Position, ending: Ending) -> String {
+    match ending {
+        Ending::Rules {
+            winner,
+            reason: WinReason::Crossing,
+        } => format!(
+            "{} wins by crossing: {} on the goal rank against {}",
+            side_name(winner),
+            pos.goal_count(winner),
+            pos.goal_count(!winner)
+        ),
+        Ending::Rules {
+            winner,
+            reason: WinReason::NoMoves,
+        } => format!(
+            "{} wins: {} has no legal move",
+            side_name(winner),
+            side_name(!winner)
+        ),
+        Ending::Resigned(loser) => {
+            format!("{} wins: {} resigned", side_name(!loser), side_name(loser))
+        }
+    }
+}

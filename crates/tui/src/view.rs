@@ -1,0 +1,374 @@
+//! Drawing the game: the board with coordinates on every side, the move
+//! list beside it, and the status, input and message lines below. The
+//! squares grow with the terminal; a terminal too small for the board gets
+//! a message saying how large it must be.
+
+use epaminondas_rules::{Color as Side, Position, Square};
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+use crate::app::{App, COMMANDS, KEYS, Message, MoveSquares, ending_text, side_name};
+use crate::thinker::Purpose;
+
+/// Lines under the board: status, engine, input, message, keys.
+const FOOTER: u16 = 5;
+/// The narrowest useful move list.
+const MOVES_WIDTH: u16 = 24;
+/// Width of the rank labels on each side, with their spacing.
+const LABEL: u16 = 3;
+
+/// The board's outer size (with its border) for squares `cell` columns wide.
+fn board_size(pos: &Position, cell: u16) -> (u16, u16) {
+    let size = pos.size();
+    let width = 2 * LABEL + u16::from(size.files()) * cell + 2;
+    let height = u16::from(size.ranks()) + 2 + 2;
+    (width, height)
+}
+
+/// The smallest terminal that shows the whole game.
+pub fn minimum_size(pos: &Position) -> (u16, u16) {
+    let (width, height) = board_size(pos, 2);
+    (width, height + FOOTER)
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let pos = app.position();
+    let (min_width, min_height) = minimum_size(pos);
+    if area.width < min_width || area.height < min_height {
+        let size = pos.size();
+        let text = format!(
+            "The terminal is {}x{}; a {}x{} board needs at least {min_width}x{min_height}. \
+             Enlarge it, or press Ctrl-C to quit.",
+            area.width,
+            area.height,
+            size.files(),
+            size.ranks()
+        );
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    // The widest squares that leave room for the move list.
+    let cell = [4u16, 3, 2]
+        .into_iter()
+        .find(|&c| board_size(pos, c).0 + MOVES_WIDTH <= area.width)
+        .unwrap_or(2);
+    let (board_width, board_height) = board_size(pos, cell);
+    let [top, footer] =
+        Layout::vertical([Constraint::Length(board_height), Constraint::Min(FOOTER)]).areas(area);
+    let [board_area, moves_area] =
+        Layout::horizontal([Constraint::Length(board_width), Constraint::Min(0)]).areas(top);
+    draw_board(frame, app, board_area, cell);
+    if moves_area.width >= 12 {
+        draw_moves(frame, app, moves_area);
+    }
+    draw_footer(frame, app, footer);
+    if app.showing_help() {
+        draw_help(frame, area);
+    }
+}
+
+/// How a square is marked, most important first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Cursor,
+    Chosen,
+    ChosenGroup,
+    Target,
+    Hint,
+    LastTo,
+    LastFrom,
+    Captured,
+    Plain,
+}
+
+fn mark_of(app: &App, square: Square, last: Option<&MoveSquares>) -> Mark {
+    if let Some(selection) = app.selection() {
+        let current = selection.current();
+        // The shown move's destination stays marked under the cursor.
+        if square == current.destination() {
+            return Mark::Chosen;
+        }
+    }
+    if square == app.cursor() {
+        return Mark::Cursor;
+    }
+    if let Some(selection) = app.selection() {
+        let current = selection.current();
+        if MoveSquares::group(current).contains(&square) {
+            return Mark::ChosenGroup;
+        }
+        if selection.moves.iter().any(|mv| mv.destination() == square) {
+            return Mark::Target;
+        }
+    }
+    if let Some(hint) = app.hint() {
+        if square == hint.destination() || MoveSquares::group(hint).contains(&square) {
+            return Mark::Hint;
+        }
+    }
+    if let Some(last) = last {
+        if last.to.contains(&square) {
+            return Mark::LastTo;
+        }
+        if last.captured.contains(&square) {
+            return Mark::Captured;
+        }
+        if last.from.contains(&square) {
+            return Mark::LastFrom;
+        }
+    }
+    Mark::Plain
+}
+
+/// The text and style of one square.
+fn square_span(pos: &Position, square: Square, mark: Mark, cell: u16) -> Span<'static> {
+    let piece = pos.piece_at(square);
+    let (symbol, mut style) = match piece {
+        Some(Side::White) => (
+            'o',
+            Style::new()
+                .fg(Color::LightYellow)
+                .add_modifier(Modifier::BOLD),
+        ),
+        Some(Side::Black) => (
+            'x',
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+        ),
+        None => ('.', Style::new().fg(Color::DarkGray)),
+    };
+    let symbol = match (mark, piece) {
+        (Mark::Target | Mark::Chosen, None) => '+',
+        (Mark::Captured, None) => '*',
+        _ => symbol,
+    };
+    style = match mark {
+        Mark::Cursor => style.bg(Color::Blue).fg(Color::White),
+        Mark::Chosen => style.bg(Color::Green).fg(Color::Black),
+        Mark::ChosenGroup => style.bg(Color::Cyan).fg(Color::Black),
+        Mark::Target => style.fg(Color::Green).add_modifier(Modifier::BOLD),
+        Mark::Hint => style.bg(Color::Magenta).fg(Color::White),
+        Mark::LastTo => style.bg(Color::Yellow).fg(Color::Black),
+        Mark::LastFrom => style.bg(Color::DarkGray),
+        Mark::Captured => style.fg(Color::Red).add_modifier(Modifier::BOLD),
+        Mark::Plain => style,
+    };
+    Span::styled(centred(symbol, cell), style)
+}
+
+/// `symbol` in a cell `cell` columns wide, just right of its middle.
+fn centred(symbol: char, cell: u16) -> String {
+    let left = usize::from(cell / 2);
+    let right = usize::from(cell) - left - 1;
+    format!("{}{symbol}{}", " ".repeat(left), " ".repeat(right))
+}
+
+/// The files in screen order.
+fn files_on_screen(pos: &Position, flipped: bool) -> Vec<u8> {
+    let mut files: Vec<u8> = (0..pos.size().files()).collect();
+    if flipped {
+        files.reverse();
+    }
+    files
+}
+
+fn file_labels(pos: &Position, flipped: bool, cell: u16) -> Line<'static> {
+    let mut text = " ".repeat(usize::from(LABEL));
+    for file in files_on_screen(pos, flipped) {
+        text += &centred(char::from(b'a' + file), cell);
+    }
+    Line::styled(text, Style::new().fg(Color::Gray))
+}
+
+fn draw_board(frame: &mut Frame, app: &App, area: Rect, cell: u16) {
+    let pos = app.position();
+    let flipped = app.flipped();
+    let last = app.record().moves().last().map(|&mv| MoveSquares::of(mv));
+    let mut ranks: Vec<u8> = (0..pos.size().ranks()).collect();
+    if !flipped {
+        ranks.reverse();
+    }
+    let label = Style::new().fg(Color::Gray);
+    let mut lines = vec![file_labels(pos, flipped, cell)];
+    for rank in ranks {
+        let mut spans = vec![Span::styled(format!("{:>2} ", rank + 1), label)];
+        for file in files_on_screen(pos, flipped) {
+            let Some(square) = Square::new(file, rank) else {
+                continue;
+            };
+            let mark = mark_of(app, square, last.as_ref());
+            spans.push(square_span(pos, square, mark, cell));
+        }
+        spans.push(Span::styled(format!(" {:<2}", rank + 1), label));
+        lines.push(Line::from(spans));
+    }
+    lines.push(file_labels(pos, flipped, cell));
+    let size = pos.size();
+    let title = format!(" Epaminondas {}x{} ", size.files(), size.ranks());
+    let block = Block::default().borders(Borders::ALL).title(title);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn draw_moves(frame: &mut Frame, app: &App, area: Rect) {
+    let record = app.record();
+    let black_first = record.start().turn() == Side::Black;
+    let mut rows: Vec<String> = Vec::new();
+    for (i, mv) in record.moves().iter().enumerate() {
+        let ply = i + usize::from(black_first);
+        let text = mv.with_capture_mark().to_string();
+        if ply % 2 == 0 {
+            rows.push(format!("{:>3}. {text:<12}", ply / 2 + 1));
+        } else if let Some(row) = rows.last_mut().filter(|_| i > 0) {
+            row.push_str(&format!(" {text}"));
+        } else {
+            rows.push(format!("{:>3}. {:<12} {text}", ply / 2 + 1, "..."));
+        }
+    }
+    let inner = area.height.saturating_sub(2) as usize;
+    let skip = rows.len().saturating_sub(inner);
+    let lines: Vec<Line> = rows.into_iter().skip(skip).map(Line::from).collect();
+    let block = Block::default().borders(Borders::ALL).title(" Moves ");
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// A spinner frame for `elapsed`: `|/-\`, a quarter turn every 100 ms.
+fn spinner(elapsed: std::time::Duration) -> char {
+    ['|', '/', '-', '\\'][(elapsed.as_millis() / 100 % 4) as usize]
+}
+
+fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
+    let pos = app.position();
+    let counts = format!(
+        "goal rank: o {} x {}",
+        pos.goal_count(Side::White),
+        pos.goal_count(Side::Black)
+    );
+    let status = match app.ending() {
+        Some(ending) => Line::styled(
+            format!("GAME OVER: {}", ending_text(pos, ending)),
+            Style::new()
+                .add_modifier(Modifier::BOLD)
+                .add_modifier(Modifier::REVERSED),
+        ),
+        None => {
+            let who = match app.ai() {
+                Some(level) if pos.turn() == app.human() => {
+                    format!("you vs engine level {}", level.get())
+                }
+                Some(level) => format!("engine level {} to play", level.get()),
+                None => "two players".to_owned(),
+            };
+            Line::from(vec![
+                Span::styled(
+                    format!("{} to move", side_name(pos.turn())),
+                    Style::new().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!(" | {counts} | {who}")),
+            ])
+        }
+    };
+    let engine = match app.thinking() {
+        Some((purpose, elapsed)) => {
+            let what = match purpose {
+                Purpose::Reply => "The engine is thinking",
+                Purpose::Hint => "The engine is looking for a hint",
+            };
+            Line::styled(
+                format!("{what} {} {:.1} s", spinner(elapsed), elapsed.as_secs_f32()),
+                Style::new().fg(Color::Cyan),
+            )
+        }
+        None => match app.selection() {
+            Some(selection) => Line::raw(format!(
+                "Picked {}: move {} of {} is {}",
+                selection.piece,
+                selection.index + 1,
+                selection.moves.len(),
+                selection.current().with_capture_mark()
+            )),
+            None => Line::raw(match app.ending() {
+                Some(_) => format!("{counts} | undo takes moves back, save keeps the game"),
+                None => String::new(),
+            }),
+        },
+    };
+    let input = Line::from(vec![
+        Span::styled("> ", Style::new().fg(Color::Gray)),
+        Span::raw(app.input().to_owned()),
+        Span::styled("_", Style::new().add_modifier(Modifier::SLOW_BLINK)),
+    ]);
+    let message = match app.message() {
+        Message::None => Line::raw(""),
+        Message::Info(text) => Line::raw(text.clone()),
+        Message::Error(text) => Line::styled(
+            text.clone(),
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+        ),
+    };
+    let keys = Line::styled(
+        "arrows+Enter pick/play, Tab next | undo hint flip save resign quit | ? help",
+        Style::new().fg(Color::DarkGray),
+    );
+    let lines = vec![status, engine, input, message, keys];
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn draw_help(frame: &mut Frame, area: Rect) {
+    let mut lines = vec![Line::styled(
+        "Type a command or a move, then Enter:",
+        Style::new().add_modifier(Modifier::BOLD),
+    )];
+    for (command, what) in COMMANDS {
+        lines.push(Line::raw(format!("  {command:<12} {what}")));
+    }
+    lines.push(Line::styled(
+        "Keys:",
+        Style::new().add_modifier(Modifier::BOLD),
+    ));
+    for (key, what) in KEYS {
+        lines.push(Line::raw(format!("  {key:<14} {what}")));
+    }
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let width = 78.min(area.width);
+    let popup = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    frame.render_widget(Clear, popup);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Help (Esc closes) ");
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        popup,
+    );
+}
+
+/// The text of a screen buffer, one line per row with trailing spaces
+/// removed (for tests and the README's captures).
+pub fn buffer_text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    let mut text = String::new();
+    for y in area.top()..area.bottom() {
+        let mut line = String::new();
+        for x in area.left()..area.right() {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}

@@ -1,0 +1,268 @@
+//! The terminal game driven through its key events, checked on the screen
+//! ratatui draws (its test backend).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use epaminondas_engine::Level;
+use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Symmetry};
+use epaminondas_tui::{App, Options, view};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+fn new_game(files: u8, ranks: u8, ai: Option<u8>) -> App {
+    let size = BoardSize::new(files, ranks).unwrap();
+    App::new(Options {
+        ai: ai.and_then(Level::new),
+        human: Color::White,
+        record: GameRecord::new(Position::new(size, Symmetry::Mirror)),
+        save_path: std::env::temp_dir().join("epaminondas-tui-test-default.txt"),
+    })
+}
+
+fn screen_of(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| view::draw(frame, app)).unwrap();
+    view::buffer_text(terminal.backend().buffer())
+}
+
+fn screen(app: &App) -> String {
+    screen_of(app, 80, 24)
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::from(code));
+}
+
+/// The board part of the screen: the rows down to its bottom border.
+fn board_rows(text: &str) -> String {
+    let rows: Vec<&str> = text.lines().collect();
+    let end = rows
+        .iter()
+        .position(|l| l.starts_with('└'))
+        .expect("a board");
+    rows[..=end].join("\n")
+}
+
+#[test]
+fn a_short_game_on_a_small_board_is_played_to_the_end() {
+    let mut app = new_game(5, 5, None);
+    let start = screen(&app);
+    assert!(start.contains("White (o) to move"), "{start}");
+    assert!(start.contains("two players"), "{start}");
+    assert!(start.contains(" a   b   c   d   e "), "{start}");
+
+    // White picks b2 with the keyboard: the cursor starts on a1.
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Enter);
+    let picked = app.selection().expect("b2 is picked");
+    assert_eq!(picked.piece.to_string(), "b2");
+    // b2-b3 and b1,b2-b3 both land on b3; Tab goes through every move.
+    let moves: Vec<String> = picked.moves.iter().map(ToString::to_string).collect();
+    assert!(moves.contains(&"b2-b3".to_owned()) && moves.contains(&"b1,b2-b3".to_owned()));
+    let shown = screen(&app);
+    assert!(shown.contains("Picked b2: move 1 of"), "{shown}");
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.selection().unwrap().current().to_string(), "b2-b3");
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.selection().unwrap().current().to_string(), "b1,b2-b3");
+    press(&mut app, KeyCode::BackTab);
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.record().moves().len(), 1);
+
+    // The rest typed, in any accepted form.
+    app.type_line("C4-D3");
+    app.type_line("a2.b3 - d5");
+    let threat = screen(&app);
+    assert!(threat.contains("goal rank: o 1 x 0"), "{threat}");
+    assert!(threat.contains("1. b2-b3"), "{threat}");
+    assert!(threat.contains("2. a2,b3-d5:1"), "{threat}");
+    app.type_line("a4-b3");
+    let end = screen(&app);
+    assert!(
+        end.contains("GAME OVER: White (o) wins by crossing: 1 on the goal rank against 0"),
+        "{end}"
+    );
+    // No move is taken after the end.
+    app.type_line("b3-b4");
+    assert_eq!(app.record().moves().len(), 4);
+    assert!(screen(&app).contains("The game is over"));
+}
+
+#[test]
+fn an_illegal_or_malformed_move_gets_a_reason_and_changes_nothing() {
+    let mut app = new_game(8, 8, None);
+    let before = screen(&app);
+    app.type_line("a1-a5");
+    let after = screen(&app);
+    assert_eq!(board_rows(&before), board_rows(&after));
+    assert!(app.record().moves().is_empty());
+    assert!(
+        after.contains("'a1-a5': a1-a5 is illegal: a group of 2 can move at most 2 squares"),
+        "{after}"
+    );
+    app.type_line("zz9");
+    let after = screen(&app);
+    assert!(after.contains("'zz9': "), "{after}");
+    assert_eq!(board_rows(&before), board_rows(&after));
+    // Picking an empty square or an enemy piece is refused too.
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Up);
+    }
+    press(&mut app, KeyCode::Enter);
+    assert!(app.selection().is_none());
+    assert!(screen(&app).contains("holds none of your pieces"));
+    assert_eq!(board_rows(&before), board_rows(&screen(&app)));
+}
+
+#[test]
+fn undo_against_the_engine_takes_back_the_pair() {
+    let mut app = new_game(8, 8, Some(1));
+    let start = screen(&app);
+    assert!(start.contains("you vs engine level 1"), "{start}");
+    app.type_line("d2-d3");
+    app.settle(Duration::from_secs(30));
+    assert_eq!(app.record().moves().len(), 2, "the engine answered");
+    let reply = app.record().moves()[1].to_string();
+    let during = screen(&app);
+    assert!(during.contains("1. d2-d3"), "{during}");
+    assert!(during.contains(&reply), "{during}");
+    app.type_line("undo");
+    assert!(app.record().moves().is_empty());
+    let after = screen(&app);
+    assert!(after.contains("Took back 2 moves"), "{after}");
+    assert!(!after.contains("d2-d3"), "{after}");
+    assert_eq!(board_rows(&start), board_rows(&after));
+    // Nothing left to take back.
+    app.type_line("undo");
+    assert!(screen(&app).contains("There is no move of yours to take back"));
+}
+
+#[test]
+fn save_writes_a_record_that_reads_back_and_quit_asks_first() {
+    let mut app = new_game(6, 6, None);
+    app.type_line("c2-c3");
+    app.type_line("d5-d4");
+    // Quitting an unsaved game asks; anything but y keeps playing.
+    app.type_line("quit");
+    assert!(app.confirming_quit());
+    assert!(screen(&app).contains("The game is not saved. Quit anyway?"));
+    press(&mut app, KeyCode::Char('n'));
+    assert!(!app.should_quit());
+    let path: PathBuf =
+        std::env::temp_dir().join(format!("epaminondas-tui-{}.txt", std::process::id()));
+    app.type_line(&format!("save {}", path.display()));
+    assert!(screen(&app).contains("Saved to"), "{}", screen(&app));
+    let record: GameRecord = std::fs::read_to_string(&path).unwrap().parse().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(record.moves(), app.record().moves());
+    assert_eq!(record.tag("Board"), Some("6x6"));
+    assert_eq!(record.tag("White"), Some("Player 1"));
+    // Saved: quit goes at once.
+    app.type_line("quit");
+    assert!(app.should_quit());
+}
+
+#[test]
+fn a_save_that_fails_says_why_and_keeps_the_game() {
+    let mut app = new_game(6, 6, None);
+    app.type_line("c2-c3");
+    app.type_line("save /nonexistent-dir/game.txt");
+    let text = screen(&app);
+    assert!(
+        text.contains("Cannot save to /nonexistent-dir/game.txt"),
+        "{text}"
+    );
+    press(&mut app, KeyCode::Char('c'));
+    app.type_line("");
+    assert_eq!(app.record().moves().len(), 1);
+}
+
+#[test]
+fn resigning_ends_the_game_plainly() {
+    let mut app = new_game(6, 6, Some(1));
+    app.type_line("resign");
+    let text = screen(&app);
+    assert!(
+        text.contains("GAME OVER: Black (x) wins: White (o) resigned"),
+        "{text}"
+    );
+    assert_eq!(app.record().result().to_string(), "0-1");
+}
+
+#[test]
+fn the_board_flips_and_help_shows_the_commands() {
+    let mut app = new_game(8, 8, None);
+    let white_view = screen(&app);
+    assert!(
+        white_view.lines().nth(2).unwrap().contains(" 8 "),
+        "{white_view}"
+    );
+    app.type_line("flip");
+    let black_view = screen(&app);
+    assert!(
+        black_view.lines().nth(2).unwrap().starts_with("│ 1 "),
+        "{black_view}"
+    );
+    assert!(
+        black_view.lines().nth(1).unwrap().contains("h   g   f"),
+        "{black_view}"
+    );
+    press(&mut app, KeyCode::Char('?'));
+    let help = screen(&app);
+    for word in [
+        "undo",
+        "hint",
+        "flip",
+        "save [FILE]",
+        "resign",
+        "quit",
+        "Tab/Shift-Tab",
+    ] {
+        assert!(help.contains(word), "{word} missing from help:\n{help}");
+    }
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.showing_help());
+}
+
+#[test]
+fn the_engine_gives_a_hint() {
+    let mut app = new_game(6, 6, Some(3));
+    app.type_line("hint");
+    app.settle(Duration::from_secs(30));
+    let hint = app.hint().expect("a hint");
+    assert!(app.position().is_legal(hint));
+    assert!(screen(&app).contains(&format!("Hint: {hint}")));
+    // Playing it is a move like any other, and the engine answers.
+    app.type_line(&hint.to_string());
+    app.settle(Duration::from_secs(30));
+    assert_eq!(app.record().moves().len(), 2);
+}
+
+#[test]
+fn the_screen_adapts_to_the_terminal_and_the_board() {
+    let app = new_game(14, 12, None);
+    // 80x24 fits the standard board.
+    let standard = screen(&app);
+    assert!(
+        standard.contains("12") && standard.contains(" n "),
+        "{standard}"
+    );
+    // Too small: a message saying how large it must be.
+    let small = screen_of(&app, 40, 12);
+    assert!(small.contains("needs at least"), "{small}");
+    // A large board in a large terminal, with wider squares when they fit.
+    let big = new_game(26, 26, None);
+    let text = screen_of(&big, 160, 40);
+    assert!(text.contains("26") && text.contains(" z "), "{text}");
+    // Without room for the move list the board still shows.
+    let no_list = screen_of(&big, 70, 40);
+    assert!(
+        no_list.contains(" z ") && !no_list.contains("Moves"),
+        "{no_list}"
+    );
+    let narrow = screen_of(&big, 50, 40);
+    assert!(narrow.contains("60x35"), "{narrow}");
+}
