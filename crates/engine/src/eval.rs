@@ -149,6 +149,17 @@ fn band(color: Color, rank: u8, ranks: u8) -> usize {
 /// counted, since some (mobility and captures) cost a move generation per
 /// side.
 pub fn features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
+    let mut f = cheap_features(pos, skip_zero);
+    costly_features(pos, skip_zero, &mut f);
+    f
+}
+
+/// The terms that cost a move generation: mobility, capture and threat.
+#[cfg(test)]
+const COSTLY: [usize; 3] = [9, 10, 11];
+
+/// The terms of [`features`] but the [`COSTLY`] ones, which are left at 0.
+fn cheap_features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
     let wanted = |term: usize| skip_zero.is_none_or(|w| w.values[term] != 0);
     let us = pos.turn();
     let them = !us;
@@ -166,6 +177,16 @@ pub fn features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
     if wanted(8) {
         f[8] = pos.links(us) as i32 - pos.links(them) as i32;
     }
+    let home = |color: Color| pos.count_on_rank(color, pos.goal_rank(!color)) as i32;
+    f[12] = home(us) - home(them);
+    f[13] = 1;
+    f
+}
+
+/// Fills in the [`COSTLY`] terms of `f`.
+fn costly_features(pos: &Position, skip_zero: Option<&Weights>, f: &mut [i32; TERMS]) {
+    let wanted = |term: usize| skip_zero.is_none_or(|w| w.values[term] != 0);
+    let (us, them) = (pos.turn(), !pos.turn());
     if wanted(9) {
         let (ours, theirs) = (pos.survey(us), pos.survey(them));
         f[9] = ours.moves as i32 - theirs.moves as i32;
@@ -180,20 +201,36 @@ pub fn features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
             f[11] = i32::from(pos.largest_capture(them));
         }
     }
-    let home = |color: Color| pos.count_on_rank(color, pos.goal_rank(!color)) as i32;
-    f[12] = home(us) - home(them);
-    f[13] = 1;
-    f
+}
+
+/// The weighted sum of `f`, in the evaluation's unit.
+fn weigh(f: &[i32; TERMS], weights: &Weights) -> i32 {
+    let sum: i32 = f.iter().zip(weights.values).map(|(f, w)| f * w).sum();
+    sum / WEIGHT_UNIT
 }
 
 /// The evaluation of `pos` for the side to move, with `weights`.
 pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
-    let sum: i32 = features(pos, Some(weights))
-        .iter()
-        .zip(weights.values)
-        .map(|(f, w)| f * w)
-        .sum();
-    sum / WEIGHT_UNIT
+    weigh(&features(pos, Some(weights)), weights)
+}
+
+/// The evaluation of `pos` where only its place relative to the window
+/// `alpha..beta` matters: when the cheap terms alone put the score at least
+/// `margin` above `beta` (or below `alpha`), the costly terms (a move
+/// generation for each side) are skipped and the cheap score less (or plus)
+/// `margin` is returned as a bound; otherwise the full evaluation. Exact
+/// whenever the costly terms are worth less than `margin`.
+pub fn evaluate_lazy(pos: &Position, weights: &Weights, alpha: i32, beta: i32, margin: i32) -> i32 {
+    let mut f = cheap_features(pos, Some(weights));
+    let cheap = weigh(&f, weights);
+    if cheap - margin >= beta {
+        return cheap - margin;
+    }
+    if cheap + margin <= alpha {
+        return cheap + margin;
+    }
+    costly_features(pos, Some(weights), &mut f);
+    weigh(&f, weights)
 }
 
 /// The evaluation of `pos` for the side to move, with the default weights.
@@ -230,6 +267,29 @@ mod tests {
         // Material counts.
         let up: Position = "3b/4/4/ww2 w".parse().unwrap();
         assert!(evaluate(&up) > 50);
+    }
+
+    #[test]
+    fn lazy_evaluation_is_exact_inside_the_window_and_a_bound_outside() {
+        let weights = Weights::default();
+        for text in ["4/b3/w3/w3 b", "3b/4/4/ww2 w", "bbb1/4/4/1www w"] {
+            let pos: Position = text.parse().unwrap();
+            let exact = evaluate(&pos);
+            let wide = evaluate_lazy(&pos, &weights, -10_000, 10_000, 200);
+            assert_eq!(wide, exact, "{text}: an open window is exact");
+            // A window far below the cheap score: a lower bound above beta.
+            let cheap = weigh(&cheap_features(&pos, Some(&weights)), &weights);
+            let high = evaluate_lazy(&pos, &weights, cheap - 1_001, cheap - 1_000, 200);
+            assert_eq!(high, cheap - 200, "{text}");
+            let low = evaluate_lazy(&pos, &weights, cheap + 1_000, cheap + 1_001, 200);
+            assert_eq!(low, cheap + 200, "{text}");
+        }
+        // The costly terms are the difference between the two.
+        let pos: Position = "4/b3/w3/w3 b".parse().unwrap();
+        let mut f = cheap_features(&pos, None);
+        assert_eq!(COSTLY.map(|t| f[t]), [0; 3]);
+        costly_features(&pos, None, &mut f);
+        assert_eq!(f, features(&pos, None));
     }
 
     #[test]

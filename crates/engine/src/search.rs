@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use epaminondas_rules::{Color, Move, MoveList, Position};
 
-use crate::eval::{Weights, evaluate_with};
+use crate::eval::{Weights, evaluate_lazy, evaluate_with};
 use crate::limits::Limits;
 use crate::score::{INFINITY, MAX_PLY, is_proven, loss_in, to_table, win_in};
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -35,6 +35,11 @@ const LMP_DEPTH: i32 = 4;
 const LMP_BASE: i32 = 4;
 /// See [`LMP_BASE`].
 const LMP_FACTOR: i32 = 3;
+/// How far outside the window the cheap evaluation terms must leave the
+/// score for lazy evaluation to skip the costly ones. Over the `bench`
+/// positions the costly terms together stay within ±260 in 99.8% of
+/// quiescence nodes.
+const LAZY_MARGIN: i32 = 200;
 
 /// Progress of a search, reported after each completed iteration.
 #[derive(Clone, Debug)]
@@ -84,11 +89,22 @@ pub struct Features {
     /// Late move pruning: near the leaves, quiet moves late in the order
     /// are not searched at all.
     pub late_move_pruning: bool,
+    /// Lazy evaluation: in quiescence, the costly terms (mobility, captures
+    /// and threats) are not counted when the cheap ones alone leave the
+    /// score far outside the window.
+    pub lazy_eval: bool,
 }
 
 impl Features {
     /// The protocol names of the features, as `setoption` takes them.
-    pub const NAMES: [&'static str; 5] = ["LMR", "NullMove", "Aspiration", "Futility", "LMP"];
+    pub const NAMES: [&'static str; 6] = [
+        "LMR",
+        "NullMove",
+        "Aspiration",
+        "Futility",
+        "LMP",
+        "LazyEval",
+    ];
 
     /// The switch of the feature called `name` (case-insensitive, one of
     /// [`Features::NAMES`]).
@@ -99,6 +115,7 @@ impl Features {
             "aspiration" => &mut self.aspiration,
             "futility" => &mut self.futility,
             "lmp" => &mut self.late_move_pruning,
+            "lazyeval" => &mut self.lazy_eval,
             _ => return None,
         })
     }
@@ -117,7 +134,8 @@ impl Features {
 }
 
 impl Default for Features {
-    /// All on but null move, which did not pass its time-limited test;
+    /// All on but null move and lazy evaluation, which did not pass their
+    /// time-limited tests;
     /// docs/strength.md has the matches behind each.
     fn default() -> Self {
         Features {
@@ -126,6 +144,7 @@ impl Default for Features {
             aspiration: true,
             futility: true,
             late_move_pruning: true,
+            lazy_eval: false,
         }
     }
 }
@@ -735,7 +754,11 @@ impl Search<'_> {
         let mut best = -INFINITY;
         let mut best_move = None;
         if !in_check {
-            let stand = self.evaluate();
+            let stand = if self.shared.features.lazy_eval {
+                evaluate_lazy(&self.pos, self.shared.weights, alpha, beta, LAZY_MARGIN)
+            } else {
+                self.evaluate()
+            };
             if stand >= beta {
                 return stand;
             }

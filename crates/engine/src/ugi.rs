@@ -7,7 +7,7 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP` (`true`/`false`, see [`crate::search::Features`]) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval` (`true`/`false`, see [`crate::search::Features`]) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D score S nodes N nps R time MS pv M...` per iteration, then `bestmove M` (`bestmove none` without legal moves) |
