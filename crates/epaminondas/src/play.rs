@@ -79,3 +79,56 @@ fn options(args: &PlayArgs) -> Result<Options, String> {
         save_path,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        play: PlayArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        let cli = Cli::try_parse_from(std::iter::once("play").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())?;
+        options(&cli.play)
+    }
+
+    #[test]
+    fn options_set_up_the_game() {
+        let options = parse(&["--ai", "4", "--as", "black", "--board", "8x8"]).unwrap();
+        assert_eq!(options.ai.map(Level::get), Some(4));
+        assert_eq!(options.human, Color::Black);
+        assert_eq!(options.record.position().size().to_string(), "8x8");
+        let options = parse(&["--position", "4/b3/3w/4 w", "--symmetry", "off"]).unwrap();
+        assert_eq!(options.record.position().to_string(), "4/b3/3w/4 w");
+        assert_eq!(options.record.position().symmetry(), Symmetry::Off);
+        assert_eq!(options.save_path, PathBuf::from("epaminondas-game.txt"));
+    }
+
+    #[test]
+    fn a_loaded_record_goes_on_and_is_saved_back_to_its_file() {
+        let path =
+            std::env::temp_dir().join(format!("epaminondas-load-{}.txt", std::process::id()));
+        std::fs::write(&path, "1. f1,g2-h3 e12,f11-h9 *\n").unwrap();
+        let options = parse(&["--load", path.to_str().unwrap()]).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(options.record.moves().len(), 2);
+        assert_eq!(options.save_path, path);
+    }
+
+    #[test]
+    fn bad_options_say_what_is_wrong() {
+        let err = parse(&["--position", "4/4/4/4 z"]).unwrap_err();
+        assert!(err.starts_with("--position '4/4/4/4 z': "), "{err}");
+        let err = parse(&["--load", "/nonexistent/game.txt"]).unwrap_err();
+        assert!(
+            err.starts_with("cannot read /nonexistent/game.txt: "),
+            "{err}"
+        );
+        assert!(parse(&["--board", "8x8", "--load", "x"]).is_err());
+    }
+}
