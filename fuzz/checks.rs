@@ -71,5 +71,18 @@ pub fn check_record(text: &str) {
             .unwrap_or_else(|e| panic!("a printed record does not read back: {e}\n{printed}"));
         assert_eq!(again, record);
         assert_eq!(again.to_string(), printed);
+        // Written in the rear-piece dialect (with its Notation tag), it reads
+        // back as the same game.
+        let rear = record.display_in(Dialect::RearPiece).to_string();
+        let back = rear
+            .parse::<GameRecord>()
+            .unwrap_or_else(|e| panic!("a rear-piece record does not read back: {e}\n{rear}"));
+        assert_eq!(back, record);
+    }
+    // Reading in the rear-piece dialect never panics, and what it reads
+    // prints and reads back.
+    if let Ok(record) = GameRecord::parse_in(text, Dialect::RearPiece) {
+        let printed = record.to_string();
+        assert_eq!(printed.parse::<GameRecord>().as_ref(), Ok(&record));
     }
 }
