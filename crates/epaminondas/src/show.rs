@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use epaminondas_rules::diagram::side_label;
 use epaminondas_rules::{Color, Diagram, GameRecord, Move, Position};
 
 /// Arguments of `epaminondas show`.
@@ -68,19 +69,15 @@ fn describe(pos: &Position, last: Option<Move>, side: Color) -> String {
         text += &format!("Last move: {}\n", mv.with_capture_mark());
     }
     text += &format!(
-        "On the goal rank: White (o) {}, Black (x) {}\n",
+        "On the goal rank: {} {}, {} {}\n",
+        side_label(Color::White),
         pos.goal_count(Color::White),
+        side_label(Color::Black),
         pos.goal_count(Color::Black)
     );
     match pos.outcome() {
         Some(outcome) => text += &format!("Game over: {outcome}\n"),
-        None => {
-            let name = match pos.turn() {
-                Color::White => "White (o)",
-                Color::Black => "Black (x)",
-            };
-            text += &format!("{name} to move\n");
-        }
+        None => text += &format!("{} to move\n", side_label(pos.turn())),
     }
     text += &format!("Position: {pos}\n");
     text

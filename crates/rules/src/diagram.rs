@@ -16,6 +16,22 @@ use std::fmt;
 
 use crate::{Color, Move, Position, Square};
 
+/// The letter of `color`'s pieces in diagrams: `o` for White, `x` for Black.
+pub const fn piece_letter(color: Color) -> char {
+    match color {
+        Color::White => 'o',
+        Color::Black => 'x',
+    }
+}
+
+/// The side's name with its letter, for text next to a diagram: `White (o)`.
+pub const fn side_label(color: Color) -> &'static str {
+    match color {
+        Color::White => "White (o)",
+        Color::Black => "Black (x)",
+    }
+}
+
 /// A diagram of a position, ready to print with `Display`.
 #[derive(Clone, Copy, Debug)]
 pub struct Diagram<'a> {
@@ -76,11 +92,7 @@ impl fmt::Display for Diagram<'_> {
             write!(f, "{:>width$} ", rank + 1)?;
             for &file in &files {
                 let square = Square::new_unchecked(file, rank);
-                let mark = match self.pos.piece_at(square) {
-                    Some(Color::White) => 'o',
-                    Some(Color::Black) => 'x',
-                    None => '.',
-                };
+                let mark = self.pos.piece_at(square).map_or('.', piece_letter);
                 let mark = if self.moved(square) {
                     mark.to_ascii_uppercase()
                 } else {

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use epaminondas_engine::Level;
+use epaminondas_rules::diagram::side_label;
 use epaminondas_rules::{Color, GameRecord, GameResult, Move, Position, Square, WinReason};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -622,7 +623,7 @@ impl App {
         let _ = self.record.set_tag("Termination", "resignation");
         self.resigned = Some(loser);
         self.dirty = true;
-        self.message = Message::Info(format!("{} resigned", side_name(loser)));
+        self.message = Message::Info(format!("{} resigned", side_label(loser)));
     }
 
     fn save(&mut self, path: PathBuf) {
@@ -654,14 +655,6 @@ fn first_piece(pos: &Position, color: Color) -> Square {
     pos.squares(color).first().copied().unwrap_or(corner)
 }
 
-/// `White (o)` or `Black (x)`.
-pub fn side_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "White (o)",
-        Color::Black => "Black (x)",
-    }
-}
-
 /// The end of the game in words.
 pub fn ending_text(pos: &Position, ending: Ending) -> String {
     match ending {
@@ -670,7 +663,7 @@ pub fn ending_text(pos: &Position, ending: Ending) -> String {
             reason: WinReason::Crossing,
         } => format!(
             "{} wins by crossing: {} on the goal rank against {}",
-            side_name(winner),
+            side_label(winner),
             pos.goal_count(winner),
             pos.goal_count(!winner)
         ),
@@ -679,11 +672,15 @@ pub fn ending_text(pos: &Position, ending: Ending) -> String {
             reason: WinReason::NoMoves,
         } => format!(
             "{} wins: {} has no legal move",
-            side_name(winner),
-            side_name(!winner)
+            side_label(winner),
+            side_label(!winner)
         ),
         Ending::Resigned(loser) => {
-            format!("{} wins: {} resigned", side_name(!loser), side_name(loser))
+            format!(
+                "{} wins: {} resigned",
+                side_label(!loser),
+                side_label(loser)
+            )
         }
     }
 }

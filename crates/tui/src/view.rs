@@ -3,6 +3,7 @@
 //! squares grow with the terminal; a terminal too small for the board gets
 //! a message saying how large it must be.
 
+use epaminondas_rules::diagram::{piece_letter, side_label};
 use epaminondas_rules::{Color as Side, Position, Square};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -11,7 +12,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::app::{App, COMMANDS, KEYS, Message, MoveSquares, ending_text, side_name};
+use crate::app::{App, COMMANDS, KEYS, Message, MoveSquares, ending_text};
 use crate::thinker::Purpose;
 
 /// Lines under the board: status, engine, input, message, keys.
@@ -87,63 +88,75 @@ enum Mark {
     Plain,
 }
 
-fn mark_of(app: &App, square: Square, last: Option<&MoveSquares>) -> Mark {
-    if let Some(selection) = app.selection() {
-        let current = selection.current();
+/// Every marked square of the screen, worked out once per frame.
+#[derive(Default)]
+struct Marks {
+    cursor: Option<Square>,
+    chosen: Option<Square>,
+    chosen_group: Vec<Square>,
+    targets: Vec<Square>,
+    hint: Vec<Square>,
+    last: MoveSquares,
+}
+
+impl Marks {
+    fn of(app: &App) -> Marks {
+        let mut marks = Marks {
+            cursor: Some(app.cursor()),
+            ..Marks::default()
+        };
+        if let Some(selection) = app.selection() {
+            let current = selection.current();
+            marks.chosen = Some(current.destination());
+            marks.chosen_group = MoveSquares::group(current);
+            marks.targets = selection.moves.iter().map(|mv| mv.destination()).collect();
+        }
+        if let Some(hint) = app.hint() {
+            marks.hint = MoveSquares::group(hint);
+            marks.hint.push(hint.destination());
+        }
+        if let Some(&last) = app.record().moves().last() {
+            marks.last = MoveSquares::of(last);
+        }
+        marks
+    }
+
+    fn at(&self, square: Square) -> Mark {
         // The shown move's destination stays marked under the cursor.
-        if square == current.destination() {
-            return Mark::Chosen;
+        if self.chosen == Some(square) {
+            Mark::Chosen
+        } else if self.cursor == Some(square) {
+            Mark::Cursor
+        } else if self.chosen_group.contains(&square) {
+            Mark::ChosenGroup
+        } else if self.targets.contains(&square) {
+            Mark::Target
+        } else if self.hint.contains(&square) {
+            Mark::Hint
+        } else if self.last.to.contains(&square) {
+            Mark::LastTo
+        } else if self.last.captured.contains(&square) {
+            Mark::Captured
+        } else if self.last.from.contains(&square) {
+            Mark::LastFrom
+        } else {
+            Mark::Plain
         }
     }
-    if square == app.cursor() {
-        return Mark::Cursor;
-    }
-    if let Some(selection) = app.selection() {
-        let current = selection.current();
-        if MoveSquares::group(current).contains(&square) {
-            return Mark::ChosenGroup;
-        }
-        if selection.moves.iter().any(|mv| mv.destination() == square) {
-            return Mark::Target;
-        }
-    }
-    if let Some(hint) = app.hint() {
-        if square == hint.destination() || MoveSquares::group(hint).contains(&square) {
-            return Mark::Hint;
-        }
-    }
-    if let Some(last) = last {
-        if last.to.contains(&square) {
-            return Mark::LastTo;
-        }
-        if last.captured.contains(&square) {
-            return Mark::Captured;
-        }
-        if last.from.contains(&square) {
-            return Mark::LastFrom;
-        }
-    }
-    Mark::Plain
 }
 
 /// The text and style of one square.
 fn square_span(pos: &Position, square: Square, mark: Mark, cell: u16) -> Span<'static> {
     let piece = pos.piece_at(square);
-    let (symbol, mut style) = match piece {
-        Some(Side::White) => (
-            'o',
-            Style::new()
-                .fg(Color::LightYellow)
-                .add_modifier(Modifier::BOLD),
-        ),
-        Some(Side::Black) => (
-            'x',
-            Style::new()
-                .fg(Color::LightRed)
-                .add_modifier(Modifier::BOLD),
-        ),
-        None => ('.', Style::new().fg(Color::DarkGray)),
+    let symbol = piece.map_or('.', piece_letter);
+    let mut style = match piece {
+        Some(Side::White) => Style::new().fg(Color::LightYellow),
+        Some(Side::Black) => Style::new().fg(Color::LightRed),
+        None => Style::new().fg(Color::DarkGray),
     };
+    if piece.is_some() {
+        style = style.add_modifier(Modifier::BOLD);
+    }
     let symbol = match (mark, piece) {
         (Mark::Target | Mark::Chosen, None) => '+',
         (Mark::Captured, None) => '*',
@@ -190,7 +203,7 @@ fn file_labels(pos: &Position, flipped: bool, cell: u16) -> Line<'static> {
 fn draw_board(frame: &mut Frame, app: &App, area: Rect, cell: u16) {
     let pos = app.position();
     let flipped = app.flipped();
-    let last = app.record().moves().last().map(|&mv| MoveSquares::of(mv));
+    let marks = Marks::of(app);
     let mut ranks: Vec<u8> = (0..pos.size().ranks()).collect();
     if !flipped {
         ranks.reverse();
@@ -203,8 +216,7 @@ fn draw_board(frame: &mut Frame, app: &App, area: Rect, cell: u16) {
             let Some(square) = Square::new(file, rank) else {
                 continue;
             };
-            let mark = mark_of(app, square, last.as_ref());
-            spans.push(square_span(pos, square, mark, cell));
+            spans.push(square_span(pos, square, marks.at(square), cell));
         }
         spans.push(Span::styled(format!(" {:<2}", rank + 1), label));
         lines.push(Line::from(spans));
@@ -267,7 +279,7 @@ fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
             };
             Line::from(vec![
                 Span::styled(
-                    format!("{} to move", side_name(pos.turn())),
+                    format!("{} to move", side_label(pos.turn())),
                     Style::new().add_modifier(Modifier::BOLD),
                 ),
                 Span::raw(format!(" | {counts} | {who}")),
