@@ -3,9 +3,11 @@
 mod analyze;
 mod args;
 mod convert;
+mod loadtest;
 mod matches;
 mod perft;
 mod play;
+mod serve;
 mod show;
 mod solve;
 mod tune;
@@ -44,6 +46,12 @@ enum Command {
     Show(show::ShowArgs),
     /// Rewrite game records or move lists from one notation dialect to another.
     Convert(convert::ConvertArgs),
+    /// Run the game server (HTTP on 127.0.0.1:8080, data in SQLite or PostgreSQL).
+    Serve(serve::ServeArgs),
+    /// Send one pbmserv-style command to a server and print the reply.
+    Pbm(serve::PbmArgs),
+    /// Play many games at once through a server's API; report moves/s and latency.
+    Loadtest(loadtest::LoadArgs),
 }
 
 /// A clap error as one line: its first paragraph, joined (`--help` has the rest).
@@ -97,6 +105,9 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Pbm(args) => serve::run_pbm(&args),
+        Command::Loadtest(args) => loadtest::run(&args),
         Command::Engine(args) => {
             let mut ugi = epaminondas_engine::ugi::Ugi::new(std::io::stdout());
             for setting in &args.set {

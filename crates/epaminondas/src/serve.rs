@@ -1,0 +1,127 @@
+//! `epaminondas serve`: the game server, and `epaminondas pbm`: one pbmserv
+//! command sent to a server.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+use epaminondas_server::clock::SystemClock;
+use epaminondas_server::service::{Service, Settings};
+
+/// Arguments of `epaminondas serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Where the SQLite database is kept (created if missing). Default:
+    /// $EPAMINONDAS_DATA, else ~/.local/share/epaminondas.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// A database URL instead of the data directory's SQLite file:
+    /// sqlite://FILE or postgres://USER:PASSWORD@HOST/DB (several server
+    /// processes may share one PostgreSQL database).
+    #[arg(long)]
+    database: Option<String>,
+    /// Engine searches at once for games against the computer (default:
+    /// one less than the CPU cores, at least 1).
+    #[arg(long)]
+    engine_workers: Option<usize>,
+    /// Sign-up attempts and failed sign-ins allowed per address per minute.
+    #[arg(long, default_value_t = 30)]
+    auth_rate: u32,
+}
+
+fn data_dir(args: &ServeArgs) -> Result<PathBuf, String> {
+    if let Some(dir) = &args.data_dir {
+        return Ok(dir.clone());
+    }
+    if let Some(dir) = std::env::var_os("EPAMINONDAS_DATA") {
+        return Ok(PathBuf::from(dir));
+    }
+    let home = std::env::var_os("HOME").ok_or("HOME is not set: give --data-dir")?;
+    Ok(PathBuf::from(home).join(".local/share/epaminondas"))
+}
+
+/// Runs `epaminondas serve`.
+pub fn run(args: &ServeArgs) -> Result<(), String> {
+    let url = match &args.database {
+        Some(url) => url.clone(),
+        None => {
+            let dir = data_dir(args)?;
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
+            format!("sqlite://{}", dir.join("epaminondas.db").display())
+        }
+    };
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    let settings = Settings {
+        database_url: url.clone(),
+        clock: Arc::new(SystemClock),
+        auth_per_minute: args.auth_rate,
+        engine_workers: args
+            .engine_workers
+            .unwrap_or(cores.saturating_sub(1).max(1)),
+        engine_time: Duration::from_millis(1500),
+        sweep_every: Some(Duration::from_secs(1)),
+    };
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    runtime.block_on(async move {
+        let service = Service::start(settings).await.map_err(|e| e.to_string())?;
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+        eprintln!(
+            "epaminondas server on http://{} (database {})",
+            args.listen,
+            epaminondas_server::db::redact(&url)
+        );
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        epaminondas_server::serve(listener, service, shutdown)
+            .await
+            .map_err(|e| format!("server failed: {e}"))
+    })
+}
+
+/// Arguments of `epaminondas pbm`.
+#[derive(Args, Debug)]
+pub struct PbmArgs {
+    /// The server.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    server: String,
+    /// The command's words, as in a pbmserv e-mail subject, e.g.
+    /// `epaminondas board 101`.
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    words: Vec<String>,
+}
+
+/// Runs `epaminondas pbm`: prints the reply; fails when it is an error.
+pub fn run_pbm(args: &PbmArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    let url = format!("{}/pbm", args.server.trim_end_matches('/'));
+    let (ok, text) = runtime.block_on(async {
+        let response = reqwest::Client::new()
+            .post(&url)
+            .header("content-type", "text/plain")
+            .body(args.words.join(" "))
+            .send()
+            .await
+            .map_err(|e| format!("cannot reach {url}: {e}"))?;
+        let ok = response.status().is_success();
+        let text = response
+            .text()
+            .await
+            .map_err(|e| format!("reading the reply: {e}"))?;
+        Ok::<_, String>((ok, text))
+    })?;
+    print!("{text}");
+    if ok {
+        Ok(())
+    } else {
+        Err("the server refused the command".into())
+    }
+}

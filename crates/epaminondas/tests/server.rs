@@ -1,0 +1,111 @@
+//! The real `epaminondas serve`: it starts with no database and creates
+//! one, answers the pbmserv client `epaminondas pbm`, and a server killed
+//! with SIGKILL loses no move it acknowledged: after a restart the game
+//! goes on.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use epaminondas_rules::{BoardSize, Position, Symmetry};
+
+const BIN: &str = env!("CARGO_BIN_EXE_epaminondas");
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn start(dir: &Path, port: u16) -> Child {
+    let child = Command::new(BIN)
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .arg("--data-dir")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "the server did not listen within 20 s"
+        );
+        sleep(Duration::from_millis(50));
+    }
+    child
+}
+
+fn pbm(port: u16, words: &str) -> Output {
+    Command::new(BIN)
+        .args(["pbm", "--server", &format!("http://127.0.0.1:{port}")])
+        .args(words.split_whitespace())
+        .output()
+        .expect("epaminondas pbm runs")
+}
+
+fn ok(port: u16, words: &str) -> String {
+    let out = pbm(port, words);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{words}: {text}");
+    text
+}
+
+#[test]
+fn a_killed_server_loses_no_acknowledged_move() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let data = dir.path().join("data");
+    let port = free_port();
+    let mut server = start(&data, port);
+    assert!(
+        data.join("epaminondas.db").exists(),
+        "the data directory and database are created"
+    );
+    ok(port, "signup kim password-1 kim@example.org");
+    ok(port, "signup lee password-2 lee@example.org");
+    let reply = ok(port, "epaminondas challenge -size=8x8 kim lee");
+    let board = reply
+        .split_whitespace()
+        .nth(1)
+        .expect("a board number")
+        .to_string();
+    let mut pos = Position::new(BoardSize::new(8, 8).unwrap(), Symmetry::Mirror);
+    let players = [("kim", "password-1"), ("lee", "password-2")];
+    for ply in 0..6 {
+        let mv = pos.legal_moves()[ply * 7 % 20];
+        let (user, password) = players[ply % 2];
+        ok(
+            port,
+            &format!("epaminondas move {board} {user} {password} {mv}"),
+        );
+        pos.play(mv).unwrap();
+    }
+    // Bad input through the client: a clear error and a failing exit.
+    let refused = pbm(
+        port,
+        &format!("epaminondas move {board} kim password-1 a1-a8"),
+    );
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stdout).starts_with("Error: "));
+
+    server.kill().expect("SIGKILL");
+    server.wait().expect("the server is gone");
+    let mut server = start(&data, port);
+    let history = ok(port, &format!("epaminondas history {board}"));
+    assert!(history.contains("Move 7: kim (o) to play."), "{history}");
+    assert!(
+        history.contains("  3. "),
+        "all six moves are there: {history}"
+    );
+    let mv = pos.legal_moves()[0];
+    ok(
+        port,
+        &format!("epaminondas move {board} kim password-1 {mv}#7"),
+    );
+    server.kill().expect("stop");
+    let _ = server.wait();
+}

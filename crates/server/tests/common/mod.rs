@@ -1,0 +1,333 @@
+//! A server on a loopback port for the tests, on SQLite (a temporary file)
+//! or PostgreSQL (a fresh database on the server named by
+//! `EPAMINONDAS_TEST_POSTGRES`; under CI that variable must be set), with a
+//! clock the test moves by hand.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use epaminondas_server::clock::ManualClock;
+use epaminondas_server::service::{Service, Settings};
+use futures_util::{SinkExt, StreamExt};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sqlx::Connection;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Which database a test runs on.
+#[derive(Clone, Copy, Debug)]
+pub enum Db {
+    Sqlite,
+    Postgres,
+}
+
+/// Numbers the test databases of this process.
+static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A database for one test.
+pub struct TestDb {
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A fresh database, or `None` when PostgreSQL is not configured here
+/// (never under CI).
+pub async fn database(db: Db) -> Option<TestDb> {
+    match db {
+        Db::Sqlite => {
+            let dir = tempfile::tempdir().expect("temporary directory");
+            let url = format!("sqlite://{}", dir.path().join("test.db").display());
+            Some(TestDb {
+                url,
+                _dir: Some(dir),
+            })
+        }
+        Db::Postgres => {
+            let Ok(admin) = std::env::var("EPAMINONDAS_TEST_POSTGRES") else {
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "EPAMINONDAS_TEST_POSTGRES must be set under CI (.ci/postgres.sh sets it)"
+                );
+                eprintln!("EPAMINONDAS_TEST_POSTGRES is not set: PostgreSQL test skipped");
+                return None;
+            };
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            let name = format!(
+                "epaminondas_test_{}_{}_{nanos}",
+                std::process::id(),
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            );
+            let mut conn = sqlx::PgConnection::connect(&admin)
+                .await
+                .expect("connect to PostgreSQL");
+            sqlx::query(&format!("CREATE DATABASE {name}"))
+                .execute(&mut conn)
+                .await
+                .expect("create database");
+            let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b);
+            Some(TestDb {
+                url: format!("{base}/{name}"),
+                _dir: None,
+            })
+        }
+    }
+}
+
+/// A running server.
+pub struct TestServer {
+    pub base: String,
+    pub ws: String,
+    pub clock: Arc<ManualClock>,
+    pub service: Arc<Service>,
+    pub http: reqwest::Client,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Starts a server on `url` with `auth_per_minute` sign-ups per address.
+pub async fn start_on(url: &str, clock: Arc<ManualClock>, auth_per_minute: u32) -> TestServer {
+    let settings = Settings {
+        database_url: url.to_string(),
+        clock: clock.clone(),
+        auth_per_minute,
+        engine_workers: 1,
+        engine_time: Duration::from_millis(200),
+        sweep_every: None,
+    };
+    let service = Service::start(settings).await.expect("server starts");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr: SocketAddr = listener.local_addr().expect("address");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = service.clone();
+    tokio::spawn(async move {
+        let _ = epaminondas_server::serve(listener, served, async {
+            let _ = stopped.await;
+        })
+        .await;
+    });
+    TestServer {
+        base: format!("http://{addr}"),
+        ws: format!("ws://{addr}"),
+        clock,
+        service,
+        http: reqwest::Client::new(),
+        stop: Some(stop),
+    }
+}
+
+/// Starts a server on a fresh database of kind `db`.
+pub async fn start(db: Db) -> Option<(TestServer, TestDb)> {
+    let test_db = database(db).await?;
+    let server = start_on(&test_db.url, Arc::new(ManualClock::new()), 1000).await;
+    Some((server, test_db))
+}
+
+/// A signed-up player with a play token.
+#[derive(Clone, Debug)]
+pub struct User {
+    pub name: String,
+    pub token: String,
+    pub cookie: String,
+    pub csrf: String,
+}
+
+impl TestServer {
+    /// Sends a JSON request; returns the status and the JSON body.
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status();
+        let text = response.text().await.expect("body");
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, value)
+    }
+
+    /// Sends a pbmserv command; returns the status and the reply.
+    pub async fn pbm(&self, line: &str) -> (StatusCode, String) {
+        let response = self
+            .http
+            .post(format!("{}/pbm", self.base))
+            .body(line.to_string())
+            .send()
+            .await
+            .expect("request");
+        (response.status(), response.text().await.expect("body"))
+    }
+
+    /// Signs up `name` (a bot account if `bot`) and makes a token with `scopes`.
+    pub async fn user(&self, name: &str, bot: bool, scopes: &[&str]) -> User {
+        let response = self
+            .http
+            .post(format!("{}/api/signup", self.base))
+            .json(&json!({"name": name, "password": "password-123", "email": format!("{name}@example.org"), "bot": bot}))
+            .send()
+            .await
+            .expect("sign-up");
+        assert_eq!(response.status(), StatusCode::CREATED, "sign-up of {name}");
+        let cookie = response.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        assert!(
+            response.headers()["set-cookie"]
+                .to_str()
+                .unwrap()
+                .contains("HttpOnly")
+        );
+        let body: Value = response.json().await.unwrap();
+        let csrf = body["csrf"].as_str().unwrap().to_string();
+        let response = self
+            .http
+            .post(format!("{}/api/tokens", self.base))
+            .header("cookie", &cookie)
+            .header("x-csrf-token", &csrf)
+            .json(&json!({"label": "test", "scopes": scopes}))
+            .send()
+            .await
+            .expect("token");
+        assert_eq!(response.status(), StatusCode::CREATED);
+        let body: Value = response.json().await.unwrap();
+        User {
+            name: name.into(),
+            token: body["token"].as_str().unwrap().to_string(),
+            cookie,
+            csrf,
+        }
+    }
+
+    /// `challenger` challenges `opponent`, who accepts; returns the game.
+    pub async fn new_game(&self, challenger: &User, opponent: &User, extra: Value) -> Value {
+        let mut body = json!({"opponent": opponent.name, "color": "white", "board": "6x6"});
+        if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+            body.extend(extra.clone());
+        }
+        let (status, made) = self
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(&challenger.token),
+                Some(body),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        let id = made["challenge"]["id"].as_i64().unwrap();
+        let (status, accepted) = self
+            .call(
+                "POST",
+                &format!("/api/challenges/{id}/accept"),
+                Some(&opponent.token),
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{accepted}");
+        accepted["game"].clone()
+    }
+}
+
+/// A WebSocket client.
+pub struct Socket(
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+);
+
+impl Socket {
+    /// Connects to `url`, with `cookie` if given.
+    pub async fn connect(url: &str, bearer: Option<&str>) -> Socket {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = url.into_client_request().expect("ws url");
+        if let Some(token) = bearer {
+            request
+                .headers_mut()
+                .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        }
+        let (stream, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("ws connect");
+        Socket(stream)
+    }
+
+    /// The next JSON message (within 10 s).
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(10), self.0.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("open stream")
+                .expect("message");
+            if let Message::Text(text) = message {
+                return serde_json::from_str(&text).expect("JSON message");
+            }
+        }
+    }
+
+    /// Skips messages until one satisfies `wanted`.
+    pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let message = self.next().await;
+            if wanted(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.0.send(Message::Close(None)).await;
+    }
+}
+
+/// Runs each test body once per database.
+#[macro_export]
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if let Some((server, db)) = $crate::common::start($crate::common::Db::Sqlite).await {
+                        super::$name(&server, &db).await;
+                    }
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if let Some((server, db)) = $crate::common::start($crate::common::Db::Postgres).await {
+                        super::$name(&server, &db).await;
+                    }
+                }
+            )*
+        }
+    };
+}
