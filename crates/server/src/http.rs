@@ -755,3 +755,26 @@ async fn pbm(
     let (status, text) = crate::pbm::execute(&service, &body, addr.ip()).await;
     (status, [(CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every route of [`super::router`] is described in the OpenAPI document.
+    #[test]
+    fn the_openapi_document_lists_every_route() {
+        let doc: serde_json::Value = serde_json::from_str(super::OPENAPI).expect("valid JSON");
+        let paths = doc["paths"].as_object().expect("paths");
+        let source = include_str!("http.rs");
+        let routes: Vec<&str> = source
+            .split(".route(\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        assert!(routes.len() > 20, "{routes:?}");
+        for route in routes {
+            assert!(
+                paths.contains_key(route),
+                "{route} is missing from openapi.json"
+            );
+        }
+    }
+}
