@@ -516,46 +516,26 @@ pub async fn record_ratings(
 /// The best-rated players who have played rated games: (name, rating,
 /// deviation, rated games).
 pub async fn leaderboard(db: &Database, limit: i64) -> ApiResult<Vec<(String, f64, f64, i64)>> {
-    let rows = sqlx::query(
+    // Tuples are read column by column, in the order selected.
+    Ok(sqlx::query_as(
         "SELECT name, rating, deviation, rated_games FROM users WHERE rated_games > 0 \
          ORDER BY rating DESC, name LIMIT $1",
     )
     .bind(limit)
     .fetch_all(&db.read)
-    .await?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get("name")?,
-                r.try_get("rating")?,
-                r.try_get("deviation")?,
-                r.try_get("rated_games")?,
-            ))
-        })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(Into::into)
+    .await?)
 }
 
 /// A player's rating after each rated game: (game, rating, deviation, when).
 pub async fn rating_history(db: &Database, user_id: i64) -> ApiResult<Vec<(i64, f64, f64, i64)>> {
-    let rows = sqlx::query(
+    // Tuples are read column by column, in the order selected.
+    Ok(sqlx::query_as(
         "SELECT game_id, rating, deviation, at FROM rating_history WHERE user_id = $1 \
          ORDER BY at, game_id",
     )
     .bind(user_id)
     .fetch_all(&db.read)
-    .await?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get("game_id")?,
-                r.try_get("rating")?,
-                r.try_get("deviation")?,
-                r.try_get("at")?,
-            ))
-        })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(Into::into)
+    .await?)
 }
 
 const CHALLENGE_SELECT: &str = "SELECT c.*, a.name AS challenger_name, t.name AS target_name \
