@@ -94,6 +94,19 @@ impl Move {
         self.along(self.distance)
     }
 
+    /// The squares of the moving group, tail first: what a board display
+    /// highlights as the pieces that move.
+    pub fn group_squares(self) -> impl Iterator<Item = Square> {
+        (0..self.group).map(move |step| self.along(step))
+    }
+
+    /// The squares of the enemy pieces the move removes, nearest first
+    /// (none for a quiet move). The first is the head's destination.
+    pub fn captured_squares(self) -> impl Iterator<Item = Square> {
+        let first = self.group - 1 + self.distance;
+        (0..self.captures).map(move |i| self.along(first + i))
+    }
+
     /// The move in 28 bits, for compact storage such as a transposition
     /// table. [`Move::from_bits`] reads it back.
     pub fn to_bits(self) -> u32 {
@@ -217,5 +230,19 @@ mod tests {
         assert_eq!(Move::from_bits(mv.to_bits() + (1 << 18)), None);
         // Square files past the largest board.
         assert_eq!(Move::from_bits(mv.to_bits() | 30), None);
+    }
+
+    #[test]
+    fn a_move_names_its_group_and_captured_squares() {
+        // Three pieces from a1 north, two squares, taking two pieces.
+        let mv = Move::new(Square::new(0, 0).unwrap(), Direction::North, 3, 2, 2);
+        let names =
+            |it: &mut dyn Iterator<Item = Square>| it.map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(&mut mv.group_squares()), ["a1", "a2", "a3"]);
+        assert_eq!(names(&mut mv.captured_squares()), ["a5", "a6"]);
+        assert_eq!(mv.destination().to_string(), "a5");
+        let quiet = Move::new(Square::new(1, 1).unwrap(), Direction::East, 1, 1, 0);
+        assert_eq!(quiet.captured_squares().count(), 0);
+        assert_eq!(names(&mut quiet.group_squares()), ["b2"]);
     }
 }
