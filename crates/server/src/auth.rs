@@ -112,13 +112,30 @@ pub fn check_name(name: &str) -> ApiResult<()> {
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     let ok_start = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
-    if ok_len && ok_chars && ok_start {
+    if name.to_ascii_lowercase().starts_with("guest") {
+        Err(ApiError::bad(
+            "names starting with \"guest\" are kept for guests: choose another",
+        ))
+    } else if ok_len && ok_chars && ok_start {
         Ok(())
     } else {
         Err(ApiError::bad(
             "a name is 2 to 20 letters, digits, '_' or '-', starting with a letter",
         ))
     }
+}
+
+/// A fresh guest name: `Guest-` and six random letters and digits. Names
+/// starting with `guest` are kept for guests (see [`check_name`]).
+pub fn guest_name() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 6];
+    OsRng.fill_bytes(&mut bytes);
+    let tail: String = bytes
+        .iter()
+        .map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()]))
+        .collect();
+    format!("Guest-{tail}")
 }
 
 /// Checks a new password: 8 to 200 characters.

@@ -645,6 +645,8 @@ impl Game {
             "created_at": self.created_at,
             "ended_at": self.ended_at,
         });
+        view["rows"] = crate::board::rows(pos).into();
+        view["last"] = last.map_or(serde_json::Value::Null, |&mv| crate::board::move_view(mv));
         if legal {
             let moves: Vec<String> = if self.is_finished() {
                 Vec::new()
@@ -652,6 +654,11 @@ impl Game {
                 pos.legal_moves().iter().map(Move::to_string).collect()
             };
             view["legal_moves"] = moves.into();
+            view["legal"] = if self.is_finished() {
+                Vec::<serde_json::Value>::new().into()
+            } else {
+                crate::board::legal_views(pos).into()
+            };
         }
         view
     }

@@ -21,6 +21,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::analysis::{self, Line};
 use crate::auth::Scope;
 use crate::challenge::{Challenge, ColorChoice};
 use crate::error::{ApiError, ApiResult};
@@ -45,11 +46,11 @@ type Shared = State<Arc<Service>>;
 /// The router for the whole interface.
 pub fn router(service: Arc<Service>) -> Router {
     Router::new()
-        .route("/", get(home))
         .route("/api/health", get(|| async { "ok" }))
         .route("/api/openapi.json", get(openapi))
         .route("/api/signup", post(sign_up))
         .route("/api/signin", post(sign_in))
+        .route("/api/guest", post(guest))
         .route("/api/signout", post(sign_out))
         .route("/api/me", get(me))
         .route("/api/tokens", post(create_token).get(list_tokens))
@@ -76,17 +77,13 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/api/bot/game/{id}/move/{mv}", post(bot_move))
         .route("/api/bot/game/{id}/resign", post(bot_resign))
         .route("/api/bot/game/{id}/draw/{answer}", post(bot_draw))
+        .route("/api/analysis", post(analysis_line))
+        .route("/api/analysis/record", post(analysis_record))
+        .route("/api/analysis/engine", post(analysis_engine))
         .route("/pbm", post(pbm))
+        .merge(crate::site::routes())
         .fallback(|| async { ApiError::not_found("no such page or API endpoint") })
         .with_state(service)
-}
-
-async fn home() -> impl IntoResponse {
-    (
-        [(CONTENT_TYPE, "text/plain; charset=utf-8")],
-        "Epaminondas server\n\nThe JSON API is described at /api/openapi.json; pbmserv's \
-         commands go to POST /pbm as plain text (try `help`).\n",
-    )
 }
 
 async fn openapi() -> impl IntoResponse {
@@ -216,15 +213,40 @@ fn session_response(status: StatusCode, secret: &str, body: Value) -> Response {
 async fn sign_up(
     State(service): Shared,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     ApiJson(form): ApiJson<SignUp>,
 ) -> ApiResult<Response> {
+    // A guest who signs up keeps their games: the guest account becomes theirs.
+    let guest = match cookie(&headers, SESSION_COOKIE) {
+        Some(secret) => service.session_user(&secret).await?.filter(|u| u.guest),
+        None => None,
+    };
     let (player, secret, csrf) = service
-        .sign_up(&form.name, &form.password, &form.email, form.bot, addr.ip())
+        .sign_up(
+            &form.name,
+            &form.password,
+            &form.email,
+            form.bot,
+            addr.ip(),
+            guest.as_ref(),
+        )
         .await?;
     Ok(session_response(
         StatusCode::CREATED,
         &secret,
         json!({"id": player.id, "name": player.name, "bot": form.bot, "csrf": csrf}),
+    ))
+}
+
+async fn guest(
+    State(service): Shared,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+) -> ApiResult<Response> {
+    let (player, secret, csrf) = service.guest(addr.ip()).await?;
+    Ok(session_response(
+        StatusCode::CREATED,
+        &secret,
+        json!({"id": player.id, "name": player.name, "guest": true, "csrf": csrf}),
     ))
 }
 
@@ -263,7 +285,7 @@ async fn me(Caller(user): Caller) -> Json<Value> {
     let scopes: Vec<_> = user.scopes.iter().map(|s| s.name()).collect();
     Json(json!({
         "id": user.player.id, "name": user.player.name, "bot": user.bot,
-        "scopes": scopes, "csrf": user.csrf,
+        "guest": user.guest, "scopes": scopes, "csrf": user.csrf,
     }))
 }
 
@@ -280,7 +302,7 @@ async fn create_token(
     Caller(user): Caller,
     ApiJson(form): ApiJson<NewToken>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    if user.csrf.is_none() {
+    if user.csrf.is_none() || user.guest {
         return Err(ApiError::Forbidden(
             "sign in with a password to make tokens".into(),
         ));
@@ -666,6 +688,70 @@ fn ndjson(
         HeaderValue::from_static("application/x-ndjson"),
     );
     response
+}
+
+// ---- the analysis board ----
+
+async fn analysis_line(ApiJson(line): ApiJson<Line>) -> ApiResult<Json<Value>> {
+    Ok(Json(analysis::line_view(&line.replay()?)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordForm {
+    record: String,
+}
+
+async fn analysis_record(ApiJson(form): ApiJson<RecordForm>) -> ApiResult<Json<Value>> {
+    Ok(Json(analysis::line_view(&analysis::read_record(
+        &form.record,
+    )?)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineForm {
+    /// The position to search: the end of this line.
+    line: Line,
+    /// How long to think, in milliseconds (default 2000, at most 10000).
+    movetime_ms: Option<u64>,
+}
+
+/// The longest analysis one request may ask for.
+const MAX_ANALYSIS_MS: u64 = 10_000;
+
+async fn analysis_engine(
+    State(service): Shared,
+    ApiJson(form): ApiJson<EngineForm>,
+) -> ApiResult<Response> {
+    let record = form.line.replay()?;
+    let pos = record.position().clone();
+    if pos.is_terminal() {
+        return Err(ApiError::bad("the game is over in this position"));
+    }
+    let movetime = form.movetime_ms.unwrap_or(2_000);
+    if !(1..=MAX_ANALYSIS_MS).contains(&movetime) {
+        return Err(ApiError::bad(format!(
+            "movetime_ms must be 1 to {MAX_ANALYSIS_MS}"
+        )));
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let worker = Arc::clone(&service);
+    tokio::spawn(async move {
+        worker
+            .analyse(pos, Duration::from_millis(movetime), tx)
+            .await;
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        let line = rx.recv().await?;
+        Some((Ok::<_, Infallible>(Bytes::from(format!("{line}\n"))), rx))
+    });
+    let mut response = Body::from_stream(stream).into_response();
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("application/x-ndjson"),
+    );
+    Ok(response)
 }
 
 fn game_over(message: &str) -> bool {

@@ -7,7 +7,9 @@
 //! players and time.
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod auth;
+pub mod board;
 pub mod challenge;
 pub mod clock;
 pub mod db;
@@ -19,6 +21,7 @@ pub mod http;
 pub mod hub;
 pub mod pbm;
 pub mod service;
+pub mod site;
 pub mod store;
 
 use std::net::SocketAddr;

@@ -72,7 +72,9 @@ async fn run(service: &Arc<Service>, line: &str, addr: IpAddr) -> ApiResult<Stri
         [] => Err(ApiError::bad("empty command: send `help` for the list")),
         ["help"] | ["epaminondas", "help"] => Ok(HELP.to_string()),
         ["signup", user, password, email] => {
-            let (player, _, _) = service.sign_up(user, password, email, false, addr).await?;
+            let (player, _, _) = service
+                .sign_up(user, password, email, false, addr, None)
+                .await?;
             Ok(format!(
                 "User {} signed up. Send `epaminondas challenge {} OPPONENT` to start a game.\n",
                 player.name, player.name
@@ -218,6 +220,7 @@ async fn signed(
         bot: false,
         scopes: vec![Scope::Read, Scope::Play],
         csrf: None,
+        guest: false,
     })
 }
 
@@ -271,6 +274,7 @@ async fn challenge(service: &Arc<Service>, words: &[&str]) -> ApiResult<String> 
         bot: false,
         scopes: vec![Scope::Play],
         csrf: None,
+        guest: false,
     };
     let Created::Challenge(c) = service.challenge(&caller, options).await? else {
         return Err(ApiError::Internal(
@@ -286,6 +290,7 @@ async fn challenge(service: &Arc<Service>, words: &[&str]) -> ApiResult<String> 
         bot: false,
         scopes: vec![Scope::Play],
         csrf: None,
+        guest: false,
     };
     let game = service.accept(&opponent, c.id).await?;
     Ok(format!(

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use epaminondas_engine::Level;
-use epaminondas_rules::{BoardSize, Color, GameResult, Symmetry};
+use epaminondas_rules::{BoardSize, Color, GameResult, Position, Symmetry};
 use serde_json::json;
 
 use crate::auth::{self, RateLimiter, Scope};
@@ -157,15 +157,43 @@ impl Service {
         email: &str,
         bot: bool,
         addr: IpAddr,
+        guest: Option<&AuthUser>,
     ) -> ApiResult<(Player, String, String)> {
         auth::check_name(name)?;
         auth::check_password(password)?;
         auth::check_email(email)?;
         self.limiter.check(addr, self.now())?;
         let hash = hash_blocking(password.to_string()).await?;
-        let player = store::create_user(&self.db, name, email, &hash, bot, self.now()).await?;
+        let player = match guest {
+            Some(guest) if guest.guest && !bot => {
+                let player =
+                    store::claim_guest(&self.db, guest.player.id, name, email, &hash).await?;
+                // The guest's cached games still carry the old name.
+                self.forget_games_of(guest.player.id).await;
+                player
+            }
+            _ => store::create_user(&self.db, name, email, &hash, bot, self.now()).await?,
+        };
         let (secret, csrf) = self.new_session(player.id).await?;
         Ok((player, secret, csrf))
+    }
+
+    /// Makes a guest account and signs it in: (player, session secret, CSRF
+    /// token). Rate limited per address like sign-ups.
+    pub async fn guest(&self, addr: IpAddr) -> ApiResult<(Player, String, String)> {
+        self.limiter.check(addr, self.now())?;
+        let mut last = None;
+        for _ in 0..5 {
+            let name = auth::guest_name();
+            match store::create_guest(&self.db, &name, self.now()).await {
+                Ok(player) => {
+                    let (secret, csrf) = self.new_session(player.id).await?;
+                    return Ok((player, secret, csrf));
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| ApiError::Internal("no guest name was free".into())))
     }
 
     /// Checks a name and password (rate limited per address).
@@ -286,6 +314,11 @@ impl Service {
         options: ChallengeOptions,
     ) -> ApiResult<Created> {
         let control = options.control.validate()?;
+        if user.guest && options.rated {
+            return Err(ApiError::Forbidden(
+                "guests play unrated games only: sign up to play rated games".into(),
+            ));
+        }
         if let Some(level) = options.level {
             let level =
                 Level::new(level).ok_or_else(|| ApiError::bad("the level must be 1 to 10"))?;
@@ -378,6 +411,11 @@ impl Service {
             return Err(ApiError::Forbidden(format!(
                 "challenge {id} is for another player"
             )));
+        }
+        if user.guest && c.rated {
+            return Err(ApiError::Forbidden(
+                "guests play unrated games only: sign up to accept a rated challenge".into(),
+            ));
         }
         let challenger = Seat::Human(c.challenger.clone());
         let me = Seat::Human(user.player.clone());
@@ -478,6 +516,25 @@ impl Service {
             None => {
                 self.forget(id);
                 Err(ApiError::not_found(format!("there is no game {id}")))
+            }
+        }
+    }
+
+    /// Drops the cached copies of player `id`'s games (after the player was
+    /// renamed) here, and has other processes reload theirs.
+    async fn forget_games_of(&self, player: i64) {
+        let slots: Vec<(i64, Slot)> = {
+            let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
+            games.iter().map(|(&id, slot)| (id, slot.clone())).collect()
+        };
+        for (id, slot) in slots {
+            let mut held = slot.lock().await;
+            if held.as_ref().is_some_and(|g| g.color_of(player).is_some()) {
+                *held = None;
+                drop(held);
+                if let Ok(game) = self.game(id).await {
+                    self.notify_game(&game).await;
+                }
             }
         }
     }
@@ -867,6 +924,17 @@ impl Service {
     }
 
     // ---- the engine ----
+
+    /// Searches `pos` for `time` on the engine pool, sending its progress to
+    /// `progress` (see [`crate::engines::EnginePool::analyse`]).
+    pub async fn analyse(
+        &self,
+        pos: Position,
+        time: std::time::Duration,
+        progress: tokio::sync::mpsc::UnboundedSender<serde_json::Value>,
+    ) {
+        self.engines.analyse(pos, time, progress).await;
+    }
 
     /// Plays the engine's move in game `id` when it is the engine's turn,
     /// in the background.

@@ -24,6 +24,8 @@ pub struct AuthUser {
     pub scopes: Vec<Scope>,
     /// The session's CSRF token, when signed in by cookie.
     pub csrf: Option<String>,
+    /// Whether it is a guest account (made for a visitor without signing up).
+    pub guest: bool,
 }
 
 /// An account as stored.
@@ -89,15 +91,67 @@ pub async fn create_user(
     .bind(now)
     .fetch_one(&db.write)
     .await
-    .map_err(|e| {
-        if is_unique_violation(&e) {
-            ApiError::conflict(format!("the name {name} is taken"))
-        } else {
-            e.into()
-        }
-    })?;
+    .map_err(|e| name_taken(e, name))?;
     Ok(Player {
         id: row.try_get("id")?,
+        name: name.to_string(),
+    })
+}
+
+/// A database error, read as "the name is taken" where it is one.
+fn name_taken(error: sqlx::Error, name: &str) -> ApiError {
+    if is_unique_violation(&error) {
+        ApiError::conflict(format!("the name {name} is taken"))
+    } else {
+        error.into()
+    }
+}
+
+/// Makes a guest account named `name`: no password (so nobody can sign in
+/// to it), unrated, for a visitor who has not signed up.
+pub async fn create_guest(db: &Database, name: &str, now: i64) -> ApiResult<Player> {
+    let row = sqlx::query(
+        "INSERT INTO users (name, name_key, email, password_hash, bot, guest, created_at) \
+         VALUES ($1, $2, '', '', 0, 1, $3) RETURNING id",
+    )
+    .bind(name)
+    .bind(name.to_ascii_lowercase())
+    .bind(now)
+    .fetch_one(&db.write)
+    .await?;
+    Ok(Player {
+        id: row.try_get("id")?,
+        name: name.to_string(),
+    })
+}
+
+/// Turns the guest account `id` into a full account with a name, e-mail and
+/// password, keeping its games. Fails if the name is taken or the account is
+/// no longer a guest.
+pub async fn claim_guest(
+    db: &Database,
+    id: i64,
+    name: &str,
+    email: &str,
+    password_hash: &str,
+) -> ApiResult<Player> {
+    let done = sqlx::query(
+        "UPDATE users SET name = $1, name_key = $2, email = $3, password_hash = $4, guest = 0 \
+         WHERE id = $5 AND guest = 1",
+    )
+    .bind(name)
+    .bind(name.to_ascii_lowercase())
+    .bind(email)
+    .bind(password_hash)
+    .bind(id)
+    .execute(&db.write)
+    .await
+    .map_err(|e| name_taken(e, name))?;
+    if done.rows_affected() == 0 {
+        return Err(ApiError::conflict("this account has already signed up"));
+    }
+    Ok(Player {
+        id,
         name: name.to_string(),
     })
 }
@@ -149,7 +203,7 @@ pub async fn session_user(
     now: i64,
 ) -> ApiResult<Option<AuthUser>> {
     let row = sqlx::query(
-        "SELECT u.id, u.name, u.bot, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id \
+        "SELECT u.id, u.name, u.bot, u.guest, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id \
          WHERE s.token_hash = $1 AND s.expires_at > $2",
     )
     .bind(token_hash)
@@ -165,6 +219,7 @@ pub async fn session_user(
         bot: row.try_get::<i64, _>("bot")? != 0,
         scopes: Scope::ALL.to_vec(),
         csrf: Some(row.try_get("csrf")?),
+        guest: row.try_get::<i64, _>("guest")? != 0,
     }))
 }
 
@@ -203,7 +258,7 @@ pub async fn create_token(
 /// The user of an API token.
 pub async fn token_user(db: &Database, token_hash: &str) -> ApiResult<Option<AuthUser>> {
     let row = sqlx::query(
-        "SELECT u.id, u.name, u.bot, t.scopes FROM api_tokens t JOIN users u ON u.id = t.user_id \
+        "SELECT u.id, u.name, u.bot, u.guest, t.scopes FROM api_tokens t JOIN users u ON u.id = t.user_id \
          WHERE t.token_hash = $1",
     )
     .bind(token_hash)
@@ -218,6 +273,7 @@ pub async fn token_user(db: &Database, token_hash: &str) -> ApiResult<Option<Aut
         bot: row.try_get::<i64, _>("bot")? != 0,
         scopes: Scope::split(&row.try_get::<String, _>("scopes")?),
         csrf: None,
+        guest: row.try_get::<i64, _>("guest")? != 0,
     }))
 }
 

@@ -899,7 +899,243 @@ async fn pbmserv_commands(server: &TestServer, _db: &TestDb) {
     );
 }
 
+/// Sends a cookie-authenticated request (as the web page does).
+async fn with_cookie(
+    server: &TestServer,
+    path: &str,
+    cookie: &str,
+    csrf: &str,
+    body: Value,
+) -> (StatusCode, Value, Option<String>) {
+    let response = server
+        .http
+        .post(format!("{}{path}", server.base))
+        .header("cookie", cookie)
+        .header("x-csrf-token", csrf)
+        .json(&body)
+        .send()
+        .await
+        .expect("request");
+    let status = response.status();
+    let set_cookie = response
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(str::to_string);
+    (
+        status,
+        response.json().await.unwrap_or(Value::Null),
+        set_cookie,
+    )
+}
+
+async fn a_guest_plays_the_computer_then_signs_up_keeping_the_game(
+    server: &TestServer,
+    _db: &TestDb,
+) {
+    let response = server
+        .http
+        .post(format!("{}/api/guest", server.base))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let cookie = common::session_cookie(&response);
+    let guest: Value = response.json().await.unwrap();
+    let name = guest["name"].as_str().unwrap().to_string();
+    let csrf = guest["csrf"].as_str().unwrap().to_string();
+    assert!(name.starts_with("Guest-"), "{name}");
+    // A guest plays the computer, but not rated games, and makes no tokens.
+    let (status, made, _) = with_cookie(
+        server,
+        "/api/challenges",
+        &cookie,
+        &csrf,
+        json!({"level": 1, "board": "8x8", "color": "white"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    let game = &made["game"];
+    let id = game["id"].as_i64().unwrap();
+    // The game view carries the board and every legal move with its squares.
+    assert_eq!(game["rows"][0], "bbbbbbbb");
+    let legal = game["legal"].as_array().unwrap();
+    assert_eq!(legal.len(), game["legal_moves"].as_array().unwrap().len());
+    let shared: Vec<&Value> = legal
+        .iter()
+        .filter(|m| m["to"] == "c3" && m["from"].as_array().unwrap().contains(&json!("c2")))
+        .collect();
+    assert_eq!(shared.len(), 2, "c2-c3 and c1,c2-c3 share c3: {shared:?}");
+    let (status, body, _) = with_cookie(
+        server,
+        "/api/challenges",
+        &cookie,
+        &csrf,
+        json!({"board": "8x8", "rated": true}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, _, _) = with_cookie(
+        server,
+        "/api/tokens",
+        &cookie,
+        &csrf,
+        json!({"scopes": ["play"]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // Guest names are kept for guests.
+    let (status, body, _) = with_cookie(
+        server,
+        "/api/signup",
+        "x=y",
+        "",
+        json!({"name": "guest-me", "password": "password-123", "email": "g@example.org"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    // Signing up as the guest keeps the game under the new name.
+    let (status, body, new_cookie) = with_cookie(
+        server,
+        "/api/signup",
+        &cookie,
+        &csrf,
+        json!({"name": "keeper", "password": "password-123", "email": "k@example.org"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["id"], guest["id"]);
+    let (_, view) = server
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await;
+    assert_eq!(view["white"]["name"], "keeper");
+    let (_, games) = server
+        .call("GET", "/api/users/keeper/games", None, None)
+        .await;
+    assert_eq!(games["games"][0]["id"], id);
+    // The new session works; the account is no longer a guest; nobody can
+    // sign in with the old guest name.
+    let me = server
+        .http
+        .get(format!("{}/api/me", server.base))
+        .header("cookie", new_cookie.unwrap())
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!(me["name"], "keeper");
+    assert_eq!(me["guest"], false);
+    let (status, _) = server
+        .call(
+            "POST",
+            "/api/signin",
+            None,
+            Some(json!({"name": name, "password": ""})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+async fn the_analysis_board(server: &TestServer, _db: &TestDb) {
+    let (status, line) = server
+        .call(
+            "POST",
+            "/api/analysis",
+            None,
+            Some(json!({"board": "8x8", "moves": ["c2-c3", "c7-c6"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{line}");
+    assert_eq!(line["state"]["turn"], "white");
+    assert_eq!(line["state"]["last"]["from"], json!(["c7"]));
+    assert_eq!(
+        line["start"],
+        "bbbbbbbb/bbbbbbbb/8/8/8/8/wwwwwwww/wwwwwwww w"
+    );
+    // An illegal move is refused with its number.
+    let (status, body) = server
+        .call(
+            "POST",
+            "/api/analysis",
+            None,
+            Some(json!({"board": "8x8", "moves": ["c2-c3", "c2-c3"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().contains("c2-c3"), "{body}");
+    // A record reads back into its line.
+    let (status, read) = server
+        .call(
+            "POST",
+            "/api/analysis/record",
+            None,
+            Some(json!({"record": "[Board \"8x8\"]\n\n1. c2-c3 c7-c6 *\n"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{read}");
+    assert_eq!(read["moves"], json!(["c2-c3", "c7-c6"]));
+    // The editor's rows: a white piece one step from Black's home rank.
+    let (status, edited) = server
+        .call(
+            "POST",
+            "/api/analysis",
+            None,
+            Some(json!({"rows": ["...b", "w...", "....", "...."], "turn": "white"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{edited}");
+    // The engine streams its progress, then its answer: here a win.
+    let response = server
+        .http
+        .post(format!("{}/api/analysis/engine", server.base))
+        .json(&json!({"line": {"start": edited["start"]}, "movetime_ms": 300}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = response.text().await.unwrap();
+    let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["done"], true, "{text}");
+    assert!(last["score"].as_str().unwrap().starts_with("win"), "{text}");
+    assert!(
+        ["a3-a4", "a3-b4"].contains(&last["best"].as_str().unwrap()),
+        "{text}"
+    );
+    let (status, _) = server
+        .call(
+            "POST",
+            "/api/analysis/engine",
+            None,
+            Some(json!({"line": {"board": "8x8"}, "movetime_ms": 60000})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // The pages and their files are served.
+    for path in ["/", "/game/101", "/analysis", "/assets/js/app.js"] {
+        let response = server
+            .http
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+    }
+    let missing = server
+        .http
+        .get(format!("{}/assets/nothing.js", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+}
+
 on_both!(
+    a_guest_plays_the_computer_then_signs_up_keeping_the_game,
+    the_analysis_board,
     whole_game_to_a_crossing_win_changes_ratings,
     bad_input_is_refused_and_changes_nothing,
     simultaneous_moves_apply_exactly_one,

@@ -136,6 +136,12 @@ pub async fn start(db: Db) -> Option<(TestServer, TestDb)> {
     Some((server, test_db))
 }
 
+/// The `name=value` of the cookie a response sets.
+pub fn session_cookie(response: &reqwest::Response) -> String {
+    let header = response.headers()["set-cookie"].to_str().expect("a cookie");
+    header.split(';').next().unwrap_or_default().to_string()
+}
+
 /// A signed-up player with a play token.
 #[derive(Clone, Debug)]
 pub struct User {
@@ -191,13 +197,7 @@ impl TestServer {
             .await
             .expect("sign-up");
         assert_eq!(response.status(), StatusCode::CREATED, "sign-up of {name}");
-        let cookie = response.headers()["set-cookie"]
-            .to_str()
-            .unwrap()
-            .split(';')
-            .next()
-            .unwrap()
-            .to_string();
+        let cookie = session_cookie(&response);
         assert!(
             response.headers()["set-cookie"]
                 .to_str()

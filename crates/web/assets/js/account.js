@@ -1,0 +1,159 @@
+// Accounts: sign up, sign in, a player's profile (rating, its history as a
+// chart, games and export) and the rating list.
+
+import { api, currentUser, signIn, signUp } from "./api.js";
+import { h, replace, timeText } from "./dom.js";
+import { navigate } from "./app.js";
+
+/**
+ * A form with labelled fields, a submit button and a place for its error.
+ * @param {string} id
+ * @param {[string, string, string, string][]} fields name, label, type, autocomplete
+ * @param {string} submit
+ * @param {(values: Record<string, string>) => Promise<void>} onSubmit
+ */
+function accountForm(id, fields, submit, onSubmit) {
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "panel", id },
+    fields.map(([name, label, type, autocomplete]) =>
+      h("label", {}, label, h("input", { name, id: `${id}-${name}`, type, autocomplete, required: true }))),
+    error,
+    h("button", { type: "submit" }, submit));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const values = Object.fromEntries([...new FormData(/** @type {HTMLFormElement} */ (form))].map(([k, v]) => [k, String(v)]));
+    try {
+      await onSubmit(values);
+    } catch (e) {
+      error.textContent = /** @type {Error} */ (e).message;
+    }
+  });
+  return form;
+}
+
+/** @param {HTMLElement} main */
+export function signUpPage(main) {
+  const me = currentUser();
+  replace(main,
+    h("h1", {}, "Sign up"),
+    me && me.guest
+      ? h("p", {}, `You are playing as ${me.name}; your games stay yours when you sign up.`)
+      : null,
+    accountForm("signup", [
+      ["name", "Name (2 to 20 letters, digits, _ or -)", "text", "username"],
+      ["password", "Password (8 characters or more)", "password", "new-password"],
+      ["email", "E-mail", "email", "email"],
+    ], "Sign up", async ({ name, password, email }) => {
+      await signUp(name, password, email);
+      navigate("/");
+    }),
+    h("p", {}, "Have an account? ", h("a", { href: "/signin" }, "Sign in")));
+}
+
+/** @param {HTMLElement} main */
+export function signInPage(main) {
+  replace(main,
+    h("h1", {}, "Sign in"),
+    accountForm("signin", [
+      ["name", "Name", "text", "username"],
+      ["password", "Password", "password", "current-password"],
+    ], "Sign in", async ({ name, password }) => {
+      await signIn(name, password);
+      navigate("/");
+    }),
+    h("p", {}, "New here? ", h("a", { href: "/signup" }, "Sign up")));
+}
+
+/**
+ * @param {HTMLElement} main
+ * @param {string[]} params
+ */
+export function profilePage(main, [name]) {
+  replace(main, h("h1", {}, name), h("p", { class: "muted" }, "Loading…"));
+  Promise.all([
+    api(`/api/users/${encodeURIComponent(name)}`),
+    api(`/api/users/${encodeURIComponent(name)}/games`),
+  ]).then(([user, list]) => {
+    replace(main,
+      h("h1", {}, user.name, user.bot ? " (bot)" : ""),
+      h("div", { class: "grid" },
+        h("section", { class: "panel", "aria-labelledby": "rating-title" },
+          h("h2", { id: "rating-title" }, "Rating"),
+          h("p", { id: "rating" }, `${user.rating} ± ${Math.round(user.deviation * 2)}`,
+            h("span", { class: "muted" }, ` after ${user.rated_games} rated game${user.rated_games === 1 ? "" : "s"}`)),
+          ratingChart(user.rating_history),
+          h("p", {}, h("a", { href: `/api/users/${encodeURIComponent(user.name)}/export`, download: `${user.name}-games.txt` }, "Export all games (record text)"))),
+        h("section", { class: "panel", "aria-labelledby": "games-title" },
+          h("h2", { id: "games-title" }, "Games"),
+          gameTable(user.name, list.games))));
+  }).catch((error) => replace(main, h("h1", {}, name), h("p", { class: "error" }, error.message)));
+}
+
+/**
+ * The rating after each rated game, as a line chart.
+ * @param {{rating: number, at: number, game: number}[]} history
+ */
+function ratingChart(history) {
+  if (history.length < 2) {
+    return h("p", { class: "muted" }, history.length ? "One rated game so far." : "No rated games yet.");
+  }
+  const width = 400, height = 160, pad = 32;
+  const ratings = history.map((p) => p.rating);
+  const low = Math.min(...ratings) - 20, high = Math.max(...ratings) + 20;
+  const x = (/** @type {number} */ i) => pad + (i * (width - pad - 8)) / (history.length - 1);
+  const y = (/** @type {number} */ r) => 8 + ((high - r) * (height - 24)) / (high - low);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `Rating history: from ${ratings[0]} to ${ratings[ratings.length - 1]} over ${history.length} games`);
+  const line = document.createElementNS(svg.namespaceURI, "polyline");
+  line.setAttribute("points", history.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "));
+  svg.append(line);
+  for (const value of [Math.round(high - 20), Math.round(low + 20)]) {
+    const t = document.createElementNS(svg.namespaceURI, "text");
+    t.setAttribute("x", "2");
+    t.setAttribute("y", String(y(value) + 4));
+    t.textContent = String(value);
+    svg.append(t);
+  }
+  return svg;
+}
+
+/**
+ * @param {string} name
+ * @param {any[]} games
+ */
+function gameTable(name, games) {
+  if (games.length === 0) return h("p", { class: "muted" }, "No games yet.");
+  return h("table", {},
+    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Opponent"), h("th", {}, "Board"), h("th", {}, "Result"))),
+    h("tbody", {}, games.map((g) => {
+      const color = g.white.name === name ? "white" : "black";
+      const opponent = g[color === "white" ? "black" : "white"].name;
+      const result = g.status === "active" ? "in progress"
+        : !g.winner ? "draw" : g.winner === color ? `won (${g.reason})` : `lost (${g.reason})`;
+      return h("tr", {},
+        h("td", {}, h("a", { href: `/game/${g.id}` }, `#${g.id}`)),
+        h("td", {}, opponent),
+        h("td", {}, `${g.board}, ${timeText(g.time)}${g.rated ? ", rated" : ""}`),
+        h("td", {}, result));
+    })));
+}
+
+/** @param {HTMLElement} main */
+export function playersPage(main) {
+  replace(main, h("h1", {}, "Players"));
+  api("/api/leaderboard").then((board) => {
+    main.append(board.players.length === 0
+      ? h("p", { class: "muted" }, "Nobody has played a rated game yet.")
+      : h("table", { class: "panel" },
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Rated games"))),
+        h("tbody", {}, board.players.map((/** @type {any} */ p) => h("tr", {},
+          h("td", {}, p.rank),
+          h("td", {}, h("a", { href: `/profile/${encodeURIComponent(p.name)}` }, p.name)),
+          h("td", {}, `${p.rating} ± ${Math.round(p.deviation * 2)}`),
+          h("td", {}, p.rated_games))))));
+  }).catch((error) => main.append(h("p", { class: "error" }, error.message)));
+}

@@ -1,0 +1,86 @@
+// The site's entry point: draws the page the address names, keeps the
+// header's account links current, and follows links without reloading.
+
+import { loadUser, watchUser, signOut } from "./api.js";
+import { h, replace, toast } from "./dom.js";
+import { lobbyPage } from "./lobby.js";
+import { gamePage } from "./game.js";
+import { signInPage, signUpPage, profilePage, playersPage } from "./account.js";
+import { analysisPage } from "./analysis.js";
+
+/** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void))} Page */
+
+/** @type {[RegExp, Page][]} */
+const routes = [
+  [/^\/$/, lobbyPage],
+  [/^\/game\/(\d+)$/, gamePage],
+  [/^\/analysis$/, analysisPage],
+  [/^\/signin$/, signInPage],
+  [/^\/signup$/, signUpPage],
+  [/^\/players$/, playersPage],
+  [/^\/profile\/([^/]+)$/, profilePage],
+];
+
+/** @type {(() => void) | void} */
+let cleanup;
+
+/** Draws the page for the current address. */
+function route() {
+  if (typeof cleanup === "function") cleanup();
+  cleanup = undefined;
+  const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+  replace(main);
+  const path = location.pathname;
+  for (const [pattern, page] of routes) {
+    const match = pattern.exec(path);
+    if (match) {
+      cleanup = page(main, match.slice(1).map(decodeURIComponent));
+      return;
+    }
+  }
+  replace(main, h("h1", {}, "Page not found"), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+}
+
+/**
+ * Goes to `path` within the site.
+ * @param {string} path
+ */
+export function navigate(path) {
+  if (path === location.pathname + location.search) return;
+  history.pushState(null, "", path);
+  route();
+  document.getElementById("main")?.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
+document.addEventListener("click", (event) => {
+  const link = /** @type {Element} */ (event.target).closest("a");
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  const href = link.getAttribute("href");
+  if (!href || !href.startsWith("/") || href.startsWith("/api/") || link.hasAttribute("download") || link.target) return;
+  event.preventDefault();
+  navigate(href);
+});
+window.addEventListener("popstate", route);
+
+watchUser((me) => {
+  const account = /** @type {HTMLElement} */ (document.getElementById("account"));
+  if (!me) {
+    replace(account, h("a", { href: "/signin" }, "Sign in"), h("a", { href: "/signup" }, "Sign up"));
+  } else if (me.guest) {
+    replace(account, h("span", {}, `Playing as ${me.name}`), h("a", { href: "/signup" }, "Sign up"));
+  } else {
+    replace(account,
+      h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, me.name),
+      h("button", {
+        type: "button",
+        onclick: async () => {
+          await signOut();
+          toast("Signed out");
+          navigate("/");
+        },
+      }, "Sign out"));
+  }
+});
+
+loadUser().then(route);

@@ -1,0 +1,88 @@
+// Small DOM helpers shared by the pages.
+
+/**
+ * Makes an element: `h("button", {class: "x", onclick: f}, "Text", child)`.
+ * Attributes starting with "on" become event listeners; `false`/`null`
+ * attributes are left out; children may be strings, nodes or arrays.
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...any} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "value") {
+      /** @type {any} */ (el).value = value;
+    } else {
+      el.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/**
+ * @param {Element} el
+ * @param {any[]} children
+ */
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/**
+ * Replaces the children of `el`.
+ * @param {Element} el
+ * @param {...any} children
+ */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/**
+ * Shows a short message at the foot of the page.
+ * @param {string} text
+ * @param {"info" | "error"} [kind]
+ */
+export function toast(text, kind = "info") {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.classList.add("shown");
+  clearTimeout(/** @type {any} */ (toast).timer);
+  /** @type {any} */ (toast).timer = setTimeout(() => el.classList.remove("shown"), 4000);
+}
+
+/**
+ * A clock reading: `m:ss`, or `h:mm:ss` past an hour; tenths under ten seconds.
+ * @param {number} ms
+ */
+export function clockText(ms) {
+  const total = Math.max(0, ms);
+  if (total < 10_000) return (total / 1000).toFixed(1);
+  const s = Math.floor(total / 1000);
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const seconds = String(s % 60).padStart(2, "0");
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+/**
+ * How a time control reads: "unlimited", "3 days per move", "5+3".
+ * @param {any} time
+ */
+export function timeText(time) {
+  if (!time || time.kind === "unlimited") return "unlimited";
+  if (time.kind === "correspondence") {
+    return `${time.days_per_move} day${time.days_per_move === 1 ? "" : "s"} per move`;
+  }
+  return `${Math.round(time.initial_ms / 60000)}+${Math.round(time.increment_ms / 1000)}`;
+}

@@ -1,0 +1,208 @@
+// The lobby: play the computer at once, challenge a player or post an open
+// seek, answer challenges, and see your running games.
+
+import { api, ensureUser, currentUser, socket, watchUser } from "./api.js";
+import { h, replace, toast, timeText } from "./dom.js";
+import { navigate } from "./app.js";
+
+const SIZES = ["14x12", "12x10", "10x10", "10x8", "8x8", "6x6"];
+
+/**
+ * @param {string} name
+ * @param {string[]} options
+ * @param {string} value
+ */
+function select(name, options, value) {
+  return h("select", { name, id: name }, options.map((o) => h("option", { value: o, selected: o === value }, o)));
+}
+
+/** @param {HTMLElement} main */
+export function lobbyPage(main) {
+  const computer = h("form", { class: "panel", "aria-labelledby": "computer-title" },
+    h("h2", { id: "computer-title" }, "Play the computer"),
+    h("label", {}, "Level (1 easiest, 10 strongest)",
+      select("level", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], "3")),
+    h("label", {}, "Board (files x ranks)", select("board", SIZES, "14x12")),
+    h("label", {}, "Your colour", select("color", ["white", "black", "random"], "white")),
+    h("button", { type: "submit", id: "play-computer" }, "Play"),
+  );
+  computer.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = new FormData(computer);
+    try {
+      await ensureUser();
+      const made = await api("/api/challenges", {
+        level: Number(form.get("level")),
+        board: form.get("board"),
+        color: form.get("color"),
+      });
+      navigate(`/game/${made.game.id}`);
+    } catch (error) {
+      toast(`Could not start the game: ${/** @type {Error} */ (error).message}`, "error");
+    }
+  });
+
+  const challengeForm = h("form", { class: "panel", "aria-labelledby": "challenge-title" },
+    h("h2", { id: "challenge-title" }, "Challenge a player"),
+    h("label", {}, "Opponent (leave empty for an open seek anyone can accept)",
+      h("input", { name: "opponent", id: "opponent", autocomplete: "off" })),
+    h("label", {}, "Board", select("board", SIZES, "14x12")),
+    h("label", {}, "Your colour", select("color", ["random", "white", "black"], "random")),
+    h("label", {}, "Time",
+      select("time", ["3 days per move", "1 day per move", "7 days per move", "live 5+3", "live 15+10", "unlimited"], "3 days per move")),
+    h("label", {}, h("input", { type: "checkbox", name: "rated", id: "rated" }), " Rated"),
+    h("button", { type: "submit", id: "send-challenge" }, "Send challenge"),
+  );
+  challengeForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = new FormData(challengeForm);
+    const opponent = String(form.get("opponent") || "").trim();
+    try {
+      await ensureUser();
+      const made = await api("/api/challenges", {
+        opponent: opponent || undefined,
+        board: form.get("board"),
+        color: form.get("color"),
+        rated: form.get("rated") === "on",
+        time: timeControl(String(form.get("time"))),
+      });
+      toast(opponent ? `Challenge sent to ${opponent}` : "Open seek posted");
+      /** @type {HTMLInputElement} */ (challengeForm.querySelector("#opponent")).value = "";
+      if (made.challenge) lists.refresh();
+    } catch (error) {
+      toast(`Could not send the challenge: ${/** @type {Error} */ (error).message}`, "error");
+    }
+  });
+
+  const lists = lobbyLists();
+  replace(main,
+    h("h1", {}, "Epaminondas"),
+    h("p", { class: "muted" },
+      "Move phalanxes of pieces, capture smaller enemy phalanxes, and get more pieces onto your opponent's home rank than they have on yours. ",
+      h("a", { href: "/analysis" }, "Analysis board")),
+    h("div", { class: "grid" }, computer, challengeForm, lists.el),
+  );
+  return lists.close;
+}
+
+/**
+ * The time control a choice names.
+ * @param {string} choice
+ */
+function timeControl(choice) {
+  if (choice === "unlimited") return { kind: "unlimited" };
+  const live = /^live (\d+)\+(\d+)$/.exec(choice);
+  if (live) return { kind: "live", initial_ms: Number(live[1]) * 60000, increment_ms: Number(live[2]) * 1000 };
+  return { kind: "correspondence", days_per_move: Number(choice.split(" ")[0]) };
+}
+
+/** Challenges and running games, kept current by the player's event stream. */
+function lobbyLists() {
+  const challenges = h("ul", { class: "plain", id: "challenges" });
+  const games = h("ul", { class: "plain", id: "my-games" });
+  const el = h("section", { class: "panel", "aria-labelledby": "yours-title" },
+    h("h2", { id: "yours-title" }, "Challenges and games"),
+    h("h3", {}, "Challenges"), challenges,
+    h("h3", {}, "Your games"), games);
+  /** @type {{close: () => void} | null} */
+  let stream = null;
+
+  async function refresh() {
+    const me = currentUser();
+    if (!me) {
+      replace(challenges, h("li", { class: "muted" }, "Sign in or play the computer to see challenges."));
+      replace(games, h("li", { class: "muted" }, "No games yet."));
+      return;
+    }
+    try {
+      const [open, mine] = await Promise.all([
+        api("/api/challenges"),
+        api(`/api/users/${encodeURIComponent(me.name)}/games`),
+      ]);
+      drawChallenges(me, open.challenges);
+      drawGames(me, mine.games.filter((/** @type {any} */ g) => g.status === "active"));
+    } catch (error) {
+      replace(challenges, h("li", { class: "error" }, /** @type {Error} */ (error).message));
+    }
+  }
+
+  /**
+   * @param {any} me
+   * @param {any[]} list
+   */
+  function drawChallenges(me, list) {
+    if (list.length === 0) {
+      replace(challenges, h("li", { class: "muted" }, "No open challenges."));
+      return;
+    }
+    replace(challenges, list.map((c) => {
+      const mine = c.challenger === me.name;
+      const what = `${c.board}, ${timeText(c.time)}, ${c.rated ? "rated" : "unrated"}, challenger plays ${c.color}`;
+      const answer = (/** @type {string} */ action) => async () => {
+        try {
+          const done = await api(`/api/challenges/${c.id}/${action}`, {});
+          if (action === "accept" && done.game) navigate(`/game/${done.game.id}`);
+          else refresh();
+        } catch (error) {
+          toast(/** @type {Error} */ (error).message, "error");
+        }
+      };
+      return h("li", { "data-challenge": c.id },
+        h("span", {}, mine
+          ? `You challenged ${c.opponent || "anyone (open seek)"}: ${what}`
+          : `${c.challenger} challenges ${c.opponent ? "you" : "anyone"}: ${what}`),
+        mine
+          ? h("button", { type: "button", class: "secondary", onclick: answer("cancel") }, "Cancel")
+          : [h("button", { type: "button", class: "accept", onclick: answer("accept") }, "Accept"),
+             c.opponent ? h("button", { type: "button", class: "secondary", onclick: answer("decline") }, "Decline") : null]);
+    }));
+  }
+
+  /**
+   * @param {any} me
+   * @param {any[]} list
+   */
+  function drawGames(me, list) {
+    if (list.length === 0) {
+      replace(games, h("li", { class: "muted" }, "No games in progress."));
+      return;
+    }
+    replace(games, list.map((g) => {
+      const color = g.white.name === me.name ? "white" : "black";
+      const opponent = color === "white" ? g.black.name : g.white.name;
+      const yourTurn = g.turn === color;
+      const correspondence = g.time && g.time.kind === "correspondence";
+      return h("li", { class: yourTurn ? "your-turn" : "" },
+        h("a", { href: `/game/${g.id}` }, `Game ${g.id} against ${opponent}`),
+        h("span", { class: "muted" }, `${g.board}, ${timeText(g.time)}`),
+        yourTurn
+          ? h("span", { class: "badge turn" }, correspondence ? "Your turn (correspondence)" : "Your turn")
+          : h("span", { class: "badge" }, "Their turn"));
+    }));
+  }
+
+  const unwatch = watchUser((me) => {
+    stream?.close();
+    stream = null;
+    refresh();
+    if (me) {
+      stream = socket("/api/stream", (event) => {
+        if (event.type === "gameStart" && event.game) {
+          const id = event.game.id || event.game;
+          toast(`Game ${id} has started`);
+          navigate(`/game/${id}`);
+          return;
+        }
+        if (event.type !== "hello") refresh();
+      });
+    }
+  });
+  return {
+    el,
+    refresh,
+    close() {
+      unwatch();
+      stream?.close();
+    },
+  };
+}
