@@ -3,42 +3,12 @@
 //! with SIGKILL loses no move it acknowledged: after a restart the game
 //! goes on.
 
-use std::net::TcpListener;
-use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
 use epaminondas_rules::{BoardSize, Position, Symmetry};
 
-const BIN: &str = env!("CARGO_BIN_EXE_epaminondas");
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-fn start(dir: &Path, port: u16) -> Child {
-    let child = Command::new(BIN)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--data-dir")
-        .arg(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the server did not listen within 20 s"
-        );
-        sleep(Duration::from_millis(50));
-    }
-    child
-}
+mod common;
+use common::{BIN, free_port, start};
 
 fn pbm(port: u16, words: &str) -> Output {
     Command::new(BIN)

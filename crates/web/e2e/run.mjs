@@ -1,0 +1,299 @@
+// End-to-end tests of the web site in real Chromium (headless), driven by
+// playwright-core. Usage: node run.mjs http://127.0.0.1:PORT
+//
+// The server must be running at that address with an empty database. The
+// test players decide their moves by asking the server (the game's legal
+// moves, or the engine through the analysis API) and make them by clicking
+// the board, as a person would. Screenshots of the main pages go to
+// $SCREENSHOTS (default ./screenshots).
+
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import assert from "node:assert/strict";
+
+const base = process.argv[2] || "http://127.0.0.1:8080";
+const shots = process.env.SCREENSHOTS || "screenshots";
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+mkdirSync(shots, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+
+/** A fresh browser profile (its own cookies) with a page open at `path`. */
+async function visitor(path = "/", options = {}) {
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on("pageerror", (error) => {
+    console.error(`page error: ${error.message}`);
+    failures.push(`page error: ${error.message}`);
+  });
+  await page.goto(path);
+  return { context, page };
+}
+
+/** @type {string[]} */
+const failures = [];
+let seed = 12345;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+
+/** The game's id from the page's address. */
+const gameId = (page) => Number(new URL(page.url()).pathname.split("/").pop());
+
+/** The game as the server has it (with legal moves), read with the page's cookies. */
+async function gameState(page, id) {
+  const response = await page.request.get(`/api/games/${id}`);
+  assert.ok(response.ok(), `GET game ${id}: ${response.status()}`);
+  return response.json();
+}
+
+/** The engine's best move at the end of the game so far (a quick search). */
+async function engineMove(page, game) {
+  const response = await page.request.post("/api/analysis/engine", {
+    data: { line: { board: game.board, symmetry: game.symmetry, moves: game.moves }, movetime_ms: 150 },
+  });
+  assert.ok(response.ok(), `engine: ${response.status()}`);
+  const lines = (await response.text()).trim().split("\n").map((l) => JSON.parse(l));
+  return lines[lines.length - 1].best;
+}
+
+/** Plays `move` (a legal-move entry) by clicking: a piece of the group, then the destination. */
+async function clickMove(page, move) {
+  await page.click(`svg.board [data-square="${move.from[0]}"]`);
+  await page.click(`svg.board [data-square="${move.to}"]`);
+  const picker = page.locator(`.picker button[data-move="${move.text}"]`);
+  if (await picker.count()) await picker.click();
+}
+
+/** Waits until the page shows `n` moves in its move list. */
+async function waitForMoves(page, n) {
+  await page.waitForFunction((count) => document.querySelectorAll(".moves button").length >= count, n);
+}
+
+/** The pieces as the board shows them, read from the squares' labels. */
+async function boardLabels(page) {
+  return page.$$eval("svg.board [data-square]", (cells) => cells.map((c) => c.getAttribute("aria-label")).join("|"));
+}
+
+async function test(name, body) {
+  const started = Date.now();
+  try {
+    await body();
+    console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    console.log(`FAIL ${name}: ${error.stack || error}`);
+    failures.push(name);
+  }
+}
+
+await test("a visitor plays a whole game against the computer (level 1, 8x8) by clicking", async () => {
+  const { context, page } = await visitor("/");
+  await page.screenshot({ path: join(shots, "lobby.png"), fullPage: true });
+  await page.selectOption("#computer-title ~ label select[name=level]", "1").catch(() => page.selectOption("select[name=level]", "1"));
+  await page.locator("form[aria-labelledby=computer-title] select[name=board]").selectOption("8x8");
+  await page.locator("form[aria-labelledby=computer-title] select[name=color]").selectOption("white");
+  await page.click("#play-computer");
+  await page.waitForURL(/\/game\/\d+$/);
+  const id = gameId(page);
+  await page.waitForSelector("svg.board [data-square]");
+  for (let ply = 0; ply < 200; ply++) {
+    // Wait for our turn (or the end).
+    await page.waitForFunction(() =>
+      !document.querySelector(".banner")?.hasAttribute("hidden") || document.querySelector(".status")?.textContent?.startsWith("Your move"));
+    const game = await gameState(page, id);
+    if (game.status === "finished") break;
+    const best = await engineMove(page, game);
+    const move = game.legal.find((m) => m.text === best) || game.legal[0];
+    await clickMove(page, move);
+    await waitForMoves(page, game.moves.length + 1);
+    if (ply === 3) await page.screenshot({ path: join(shots, "game.png"), fullPage: true });
+  }
+  const banner = page.locator(".banner");
+  await banner.waitFor({ state: "visible" });
+  const text = await banner.textContent();
+  assert.match(text, /wins/, `the end is announced: ${text}`);
+  const final = await gameState(page, id);
+  assert.equal(final.status, "finished");
+  console.log(`     game ${id}: ${text} after ${final.moves.length} plies`);
+  await context.close();
+});
+
+await test("an illegal click sequence changes nothing", async () => {
+  const { context, page } = await visitor("/");
+  await page.locator("form[aria-labelledby=computer-title] select[name=board]").selectOption("8x8");
+  await page.locator("form[aria-labelledby=computer-title] select[name=color]").selectOption("white");
+  await page.click("#play-computer");
+  await page.waitForURL(/\/game\/\d+$/);
+  await page.waitForFunction(() => document.querySelector(".status")?.textContent?.startsWith("Your move"));
+  const id = gameId(page);
+  const before = await boardLabels(page);
+  // An empty square, an enemy piece, then a piece of ours and a square it cannot reach.
+  await page.click('svg.board [data-square="d4"]');
+  await page.click('svg.board [data-square="d8"]');
+  assert.equal(await page.locator("svg.board .selected").count(), 0, "nothing is selected");
+  await page.click('svg.board [data-square="b2"]');
+  assert.ok(await page.locator("svg.board .target").count() > 0, "b2 can move");
+  await page.click('svg.board [data-square="h5"]');
+  assert.equal(await page.locator("svg.board .target").count(), 0, "the selection is dropped");
+  // A destination shared by two groups asks which one; cancelling plays nothing.
+  await page.click('svg.board [data-square="c2"]');
+  await page.click('svg.board [data-square="c3"]');
+  assert.equal(await page.locator(".picker button[data-move]").count(), 2, "c2-c3 or c1,c2-c3");
+  await page.click(".picker button.secondary");
+  await page.waitForTimeout(300);
+  assert.equal(await boardLabels(page), before, "the board is unchanged");
+  const game = await gameState(page, id);
+  assert.equal(game.moves.length, 0, "the server has no move");
+  // A move typed in notation that is not legal is refused too.
+  await page.fill("#typed-move", "a1-a5");
+  await page.click("#type-move button");
+  await page.locator("#toast.shown", { hasText: /refused/i }).waitFor();
+  assert.equal((await gameState(page, id)).moves.length, 0);
+  // Keyboard only: focus a square, walk to b2 with the arrows, pick it and a target.
+  await page.focus('svg.board [data-square="a1"]');
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Enter");
+  assert.match(await page.locator('svg.board [data-square="b2"]').getAttribute("aria-label"), /selected/);
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Enter");
+  // b3 is reached by b2 alone and by b1,b2: the picker takes the keyboard focus.
+  await page.locator(".picker button[data-move]").first().waitFor();
+  await page.keyboard.press("Enter");
+  await waitForMoves(page, 1);
+  assert.equal((await gameState(page, id)).moves[0], "b2-b3");
+  await context.close();
+});
+
+await test("two players sign up, one challenges the other, they play to a crossing win, a spectator sees each move", async () => {
+  const alice = await visitor("/signup");
+  const bob = await visitor("/signup");
+  const suffix = Date.now() % 100000;
+  const names = [`alice${suffix}`, `bob${suffix}`];
+  for (const [i, who] of [alice, bob].entries()) {
+    await who.page.fill("#signup-name", names[i]);
+    await who.page.fill("#signup-password", "correct horse battery");
+    await who.page.fill("#signup-email", `${names[i]}@example.com`);
+    await who.page.click("#signup button[type=submit]");
+    await who.page.waitForURL(`${base}/`);
+    await who.page.locator("#account", { hasText: names[i] }).waitFor();
+  }
+  // Alice challenges Bob to an 8x8 game as White.
+  const form = alice.page.locator("form[aria-labelledby=challenge-title]");
+  await form.locator("#opponent").fill(names[1]);
+  await form.locator("select[name=board]").selectOption("8x8");
+  await form.locator("select[name=color]").selectOption("white");
+  await form.locator("select[name=time]").selectOption("unlimited");
+  await form.locator("button[type=submit]").click();
+  // Bob sees it arrive live and accepts; both are taken to the game.
+  await bob.page.locator("#challenges button.accept").click();
+  await bob.page.waitForURL(/\/game\/\d+$/);
+  await alice.page.waitForURL(/\/game\/\d+$/);
+  const id = gameId(bob.page);
+  assert.equal(gameId(alice.page), id);
+  const watcher = await visitor(`/game/${id}`);
+  await watcher.page.waitForSelector("svg.board [data-square]");
+  assert.equal(await watcher.page.locator("#resign").count(), 0, "a spectator has no game buttons");
+  // Alice plays the engine's moves, Bob random quiet ones, until the game ends.
+  for (let ply = 0; ply < 300; ply++) {
+    const game = await gameState(alice.page, id);
+    if (game.status === "finished") break;
+    const mover = game.turn === "white" ? alice : bob;
+    await mover.page.waitForFunction(() => document.querySelector(".status")?.textContent?.startsWith("Your move"));
+    let move;
+    if (game.turn === "white") {
+      const best = await engineMove(alice.page, game);
+      move = game.legal.find((m) => m.text === best);
+    } else {
+      const quiet = game.legal.filter((m) => m.captured.length === 0);
+      const pool = quiet.length ? quiet : game.legal;
+      move = pool[Math.floor(random() * pool.length)];
+    }
+    await clickMove(mover.page, move);
+    const n = game.moves.length + 1;
+    await waitForMoves(watcher.page, n);
+    const seen = await watcher.page.locator(".moves button").nth(n - 1).textContent();
+    assert.equal(seen, move.text, `the spectator sees move ${n}`);
+    if (n === 6) await watcher.page.screenshot({ path: join(shots, "spectator.png"), fullPage: true });
+  }
+  const final = await gameState(alice.page, id);
+  assert.equal(final.status, "finished");
+  assert.equal(final.reason, "crossing", `the game ends by crossing, not ${final.reason}`);
+  for (const who of [alice, bob, watcher]) {
+    await who.page.locator(".banner", { hasText: "by crossing" }).waitFor();
+  }
+  console.log(`     game ${id}: ${await watcher.page.locator(".banner").textContent()} after ${final.moves.length} plies`);
+  // Step back through the moves with the keyboard.
+  await watcher.page.locator("h1").click();
+  await watcher.page.keyboard.press("Home");
+  await watcher.page.waitForFunction(() => !document.querySelector(".moves button.current"));
+  await watcher.page.keyboard.press("ArrowRight");
+  await watcher.page.waitForFunction(() => document.querySelector(".moves button.current")?.textContent !== undefined);
+  await alice.page.screenshot({ path: join(shots, "game-over.png"), fullPage: true });
+  // The profile shows the game and the export.
+  await alice.page.goto(`/profile/${names[0]}`);
+  await alice.page.locator("table a", { hasText: `#${id}` }).waitFor();
+  await alice.page.screenshot({ path: join(shots, "profile.png"), fullPage: true });
+  for (const who of [alice, bob, watcher]) await who.context.close();
+});
+
+await test("the analysis board: load, step, the engine's line, the editor", async () => {
+  const { context, page } = await visitor("/analysis");
+  await page.waitForSelector("svg.board [data-square]");
+  await page.locator("#new-board").selectOption("8x8");
+  await page.click("#new-start");
+  await page.waitForFunction(() => document.querySelectorAll("svg.board [data-square]").length === 64);
+  await page.click('svg.board [data-square="c2"]');
+  await page.click('svg.board [data-square="c3"]');
+  await page.click('.picker button[data-move="c2-c3"]');
+  await waitForMoves(page, 1);
+  await page.selectOption("#think-time", "1000");
+  await page.click("#ask-engine");
+  await page.locator("#engine-score").waitFor();
+  await page.waitForFunction(() => !document.querySelector("#ask-engine").disabled, null, { timeout: 15_000 });
+  assert.ok((await page.locator("#engine-pv").textContent()).length > 0, "a best line");
+  await page.screenshot({ path: join(shots, "analysis.png"), fullPage: true });
+  // The editor: a 6x5 board with two pieces, Black to move.
+  await page.click("#edit");
+  await page.fill("#edit-files", "6");
+  await page.fill("#edit-ranks", "5");
+  await page.click("text=Resize (clears)");
+  await page.click('svg.board [data-square="a1"]');
+  await page.check("input[name=tool][value=black]");
+  await page.click('svg.board [data-square="f5"]');
+  await page.selectOption("#edit-turn", "black");
+  await page.click("#edit-done");
+  await page.waitForFunction(() => document.querySelector("#position-text")?.value === "5b/6/6/6/w5 b");
+  await context.close();
+});
+
+await test("the site works at a phone-sized viewport", async () => {
+  const { context, page } = await visitor("/", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await page.locator("form[aria-labelledby=computer-title] select[name=board]").selectOption("10x8");
+  await page.locator("form[aria-labelledby=computer-title] select[name=color]").selectOption("white");
+  await page.tap("#play-computer");
+  await page.waitForURL(/\/game\/\d+$/);
+  await page.waitForFunction(() => document.querySelector(".status")?.textContent?.startsWith("Your move"));
+  const box = await page.locator("svg.board").boundingBox();
+  assert.ok(box.width <= 390 && box.x >= 0, `the board fits the screen: ${JSON.stringify(box)}`);
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scrollWidth <= 390, `no sideways scrolling (${scrollWidth}px)`);
+  await page.tap('svg.board [data-square="c2"]');
+  await page.tap('svg.board [data-square="c3"]');
+  await page.tap('.picker button[data-move="c2-c3"]');
+  await waitForMoves(page, 1);
+  await page.screenshot({ path: join(shots, "phone.png"), fullPage: true });
+  await context.close();
+});
+
+await browser.close();
+if (failures.length) {
+  console.log(`${failures.length} failed: ${failures.join("; ")}`);
+  process.exit(1);
+}
+console.log("all browser tests passed");
