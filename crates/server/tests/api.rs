@@ -589,12 +589,18 @@ async fn a_game_against_the_engine(server: &TestServer, _db: &TestDb) {
     let mut state = watch.next().await["game"].clone();
     // The engine plays White: its first move comes by itself.
     let mut moves_made = 0;
+    // A message may repeat what gameFull already showed (a change made while
+    // the stream was being opened), so each wait is for a later ply.
+    let later = |ply: u64| {
+        move |m: &Value| {
+            m["game"]["status"] == "finished"
+                || (m["game"]["turn"] == "black" && m["game"]["ply"].as_u64() > Some(ply))
+        }
+    };
     while state["status"] == "active" && moves_made < 12 {
+        let ply = state["ply"].as_u64().unwrap();
         if state["turn"] == "white" {
-            state = watch
-                .until(|m| m["game"]["turn"] == "black" || m["game"]["status"] == "finished")
-                .await["game"]
-                .clone();
+            state = watch.until(later(ply)).await["game"].clone();
             continue;
         }
         let mv = state["legal_moves"][0].as_str().unwrap().to_string();
@@ -608,10 +614,7 @@ async fn a_game_against_the_engine(server: &TestServer, _db: &TestDb) {
         .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         moves_made += 1;
-        state = watch
-            .until(|m| m["game"]["turn"] == "black" || m["game"]["status"] == "finished")
-            .await["game"]
-            .clone();
+        state = watch.until(later(ply + 1)).await["game"].clone();
     }
     assert!(state["ply"].as_u64().unwrap() >= 2);
     // Every move on record is legal: the record reads back.

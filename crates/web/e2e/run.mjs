@@ -258,6 +258,15 @@ await test("the analysis board: load, step, the engine's line, the editor", asyn
   await page.waitForFunction(() => !document.querySelector("#ask-engine").disabled, null, { timeout: 15_000 });
   assert.ok((await page.locator("#engine-pv").textContent()).length > 0, "a best line");
   await page.screenshot({ path: join(shots, "analysis.png"), fullPage: true });
+  // Dragging works too: f7 onto f6, where the picker names the groups.
+  const from = await page.locator('svg.board [data-square="f7"]').boundingBox();
+  const to = await page.locator('svg.board [data-square="f6"]').boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await page.click('.picker button[data-move="f7-f6"]');
+  await waitForMoves(page, 2);
   // The editor: a 6x5 board with two pieces, Black to move.
   await page.click("#edit");
   await page.fill("#edit-files", "6");
