@@ -211,16 +211,30 @@ pub async fn session_user(
     .fetch_optional(&db.read)
     .await?;
     let Some(row) = row else { return Ok(None) };
-    Ok(Some(AuthUser {
+    let csrf = row.try_get("csrf")?;
+    Ok(Some(auth_user_from_row(
+        &row,
+        Scope::ALL.to_vec(),
+        Some(csrf),
+    )?))
+}
+
+/// The signed-in user of a row with `id`, `name`, `bot` and `guest`.
+fn auth_user_from_row(
+    row: &AnyRow,
+    scopes: Vec<Scope>,
+    csrf: Option<String>,
+) -> Result<AuthUser, sqlx::Error> {
+    Ok(AuthUser {
         player: Player {
             id: row.try_get("id")?,
             name: row.try_get("name")?,
         },
         bot: row.try_get::<i64, _>("bot")? != 0,
-        scopes: Scope::ALL.to_vec(),
-        csrf: Some(row.try_get("csrf")?),
+        scopes,
+        csrf,
         guest: row.try_get::<i64, _>("guest")? != 0,
-    }))
+    })
 }
 
 /// Ends a session.
@@ -265,16 +279,8 @@ pub async fn token_user(db: &Database, token_hash: &str) -> ApiResult<Option<Aut
     .fetch_optional(&db.read)
     .await?;
     let Some(row) = row else { return Ok(None) };
-    Ok(Some(AuthUser {
-        player: Player {
-            id: row.try_get("id")?,
-            name: row.try_get("name")?,
-        },
-        bot: row.try_get::<i64, _>("bot")? != 0,
-        scopes: Scope::split(&row.try_get::<String, _>("scopes")?),
-        csrf: None,
-        guest: row.try_get::<i64, _>("guest")? != 0,
-    }))
+    let scopes = Scope::split(&row.try_get::<String, _>("scopes")?);
+    Ok(Some(auth_user_from_row(&row, scopes, None)?))
 }
 
 /// A user's tokens: (number, label, scopes, created).
