@@ -532,6 +532,21 @@ impl Search<'_> {
         scores.swap(from, best);
     }
 
+    /// Puts move `i` in place (picked one step ahead, except the first),
+    /// and picks move `i + 1` already (the order does not change while the
+    /// moves are searched) to start fetching the table slot of the position
+    /// after it, so that the child's probe finds it in the cache.
+    fn pick_and_prefetch_next(&mut self, list: &mut MoveList, scores: &mut [i32], i: usize) {
+        if i == 0 {
+            Self::pick(list, scores, 0);
+            self.shared.tt.prefetch(self.pos.zobrist_after(list[0]));
+        }
+        if i + 1 < list.len() {
+            Self::pick(list, scores, i + 1);
+            self.shared.tt.prefetch(self.pos.zobrist_after(list[i + 1]));
+        }
+    }
+
     /// The score of a node settled before any search: the search has
     /// stopped (0, discarded), the side to move has crossed, or the ply limit
     /// is reached. Every node counts, settled ones too, so node limits bound
@@ -637,7 +652,7 @@ impl Search<'_> {
         };
         let mut quiets = 0;
         for i in 0..list.len() {
-            Self::pick(&mut list, &mut scores, i);
+            self.pick_and_prefetch_next(&mut list, &mut scores, i);
             let mv = list[i];
             // Quiet: no capture, no crossing, not the hash move nor a killer.
             let quiet = !mv.is_capture() && !self.crosses(mv) && scores[i] < 1 << 26;
@@ -781,7 +796,7 @@ impl Search<'_> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         self.score_moves(ply, tt_move, &mut scores, &list);
         for i in 0..list.len() {
-            Self::pick(&mut list, &mut scores, i);
+            self.pick_and_prefetch_next(&mut list, &mut scores, i);
             let mv = list[i];
             // Delta pruning: a capture that cannot lift the score to alpha
             // even with a margin is not tried. Crossings are always tried.

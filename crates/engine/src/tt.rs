@@ -84,6 +84,29 @@ impl Entry {
     }
 }
 
+/// Asks the kernel to back the memory at `start` (`len` bytes, not yet
+/// touched) with huge pages where it can: a hint, without effect where
+/// transparent huge pages are off or on other systems.
+fn advise_huge_pages<T>(start: *const T, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE_PAGE: usize = 2 << 20;
+        let (start, end) = (start as usize, start as usize + len);
+        let (from, to) = (
+            start.next_multiple_of(HUGE_PAGE),
+            end / HUGE_PAGE * HUGE_PAGE,
+        );
+        if to > from {
+            // SAFETY: madvise with MADV_HUGEPAGE only changes how the kernel
+            // backs these pages, which lie inside our own allocation; their
+            // contents and validity do not change. Failure is harmless.
+            unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
+}
+
 /// One slot: the packed entry and the packed entry XOR its key.
 #[derive(Default)]
 struct Slot {
@@ -103,8 +126,13 @@ impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one entry).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Slot>()).max(1);
+        let mut slots = Vec::with_capacity(count);
+        // Every probe lands on a random slot: with small pages nearly every
+        // one would also miss the address translation cache.
+        advise_huge_pages(slots.as_ptr(), count * std::mem::size_of::<Slot>());
+        slots.extend((0..count).map(|_| Slot::default()));
         TranspositionTable {
-            slots: (0..count).map(|_| Slot::default()).collect(),
+            slots: slots.into_boxed_slice(),
         }
     }
 
@@ -118,6 +146,22 @@ impl TranspositionTable {
     fn slot(&self, key: u64) -> &Slot {
         // Multiply-shift maps the key onto the table without a division.
         &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
+    }
+
+    /// Starts loading the slot of `key` into the cache, so that a probe
+    /// soon after does not wait for memory (a no-op off x86-64).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot: *const Slot = self.slot(key);
+            // SAFETY: a prefetch is only a hint; it reads nothing and cannot
+            // fault, and `slot` points into the table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {

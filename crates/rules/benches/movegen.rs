@@ -30,6 +30,68 @@ fn opening_positions() -> Vec<Position> {
     out
 }
 
+/// Positions from the middle of pseudo-random games on the standard board
+/// (plies 20 to 59 of eight games, seeded): longer phalanxes and contact
+/// between the sides, as a search meets them.
+fn middle_game_positions() -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..8 {
+        let mut pos = Position::standard();
+        for ply in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            pos.play_unchecked(moves[(seed >> 33) as usize % moves.len()]);
+            if ply >= 20 && pos.outcome().is_none() {
+                out.push(pos.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Both sides' move counts and largest captures, as the engine's
+/// evaluation asks for them.
+#[divan::bench(args = ["opening", "middle game"])]
+fn survey_both_sides(bencher: Bencher, set: &str) {
+    let positions = match set {
+        "opening" => opening_positions(),
+        _ => middle_game_positions(),
+    };
+    bencher
+        .counter(divan::counter::ItemsCount::new(positions.len()))
+        .bench(|| {
+            positions
+                .iter()
+                .map(|p| {
+                    let p = black_box(p);
+                    let (a, b) = (p.survey(p.turn()), p.survey(!p.turn()));
+                    a.moves + b.moves + u64::from(a.largest_capture + b.largest_capture)
+                })
+                .sum::<u64>()
+        });
+}
+
+/// The captures and goal-rank moves, as quiescence search asks for them.
+#[divan::bench]
+fn tactical_moves(bencher: Bencher) {
+    let positions = middle_game_positions();
+    let mut list = MoveList::new();
+    bencher
+        .counter(divan::counter::ItemsCount::new(positions.len()))
+        .bench_local(|| {
+            let mut n = 0;
+            for p in &positions {
+                black_box(p).tactical_moves_into(&mut list);
+                n += list.len();
+            }
+            n
+        });
+}
+
 #[divan::bench]
 fn count_moves(bencher: Bencher) {
     let positions = opening_positions();

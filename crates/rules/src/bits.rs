@@ -22,6 +22,22 @@ impl<const N: usize> Bits<N> {
     /// The empty set.
     pub(crate) const EMPTY: Self = Bits([0; N]);
 
+    /// The indices `start..end` (clipped to the set's width).
+    #[inline(always)]
+    pub(crate) fn range(start: usize, end: usize) -> Self {
+        let mut out = [0; N];
+        for (i, word) in out.iter_mut().enumerate() {
+            let (lo, hi) = (
+                start.clamp(64 * i, 64 * i + 64) - 64 * i,
+                end.clamp(64 * i, 64 * i + 64) - 64 * i,
+            );
+            if hi > lo {
+                *word = (u64::MAX >> (64 - (hi - lo))) << lo;
+            }
+        }
+        Bits(out)
+    }
+
     /// Whether no bit is set.
     #[inline(always)]
     pub(crate) fn is_empty(self) -> bool {
@@ -214,6 +230,27 @@ mod tests {
         assert_eq!(b.count(), 4);
         assert!(b.contains(70) && !b.contains(71) && !b.contains(10_000));
         assert_eq!(b.and_not(from(&[70])), from(&[5, 128, 191]));
+    }
+
+    #[test]
+    fn ranges_span_words_and_clip() {
+        let expected = |start: usize, end: usize| from(&(start..end.min(192)).collect::<Vec<_>>());
+        for (start, end) in [
+            (0, 0),
+            (0, 1),
+            (5, 64),
+            (60, 70),
+            (63, 129),
+            (0, 192),
+            (100, 300),
+            (10, 5),
+        ] {
+            assert_eq!(
+                Bits::<3>::range(start, end),
+                expected(start, end),
+                "{start}..{end}"
+            );
+        }
     }
 
     #[test]

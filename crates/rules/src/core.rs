@@ -247,23 +247,17 @@ impl Sink for Tactical<'_> {
         direction: Direction,
         group: u8,
     ) {
-        // A head lands at most `group` ranks further on.
-        let step = direction.step().1;
-        let goal = i32::from(self.goal);
-        let reaches = |head: usize| {
-            let rank = (head >> L) as i32;
-            let gap = (goal - rank) * step.signum();
-            if step == 0 {
-                rank == goal
-            } else {
-                (1..=i32::from(group)).contains(&gap)
-            }
+        // Directions off the ranks move one rank a step, and a group moves
+        // at most `group` steps: only heads within `group` ranks short of
+        // the goal can reach it.
+        let (goal, group_ranks) = (usize::from(self.goal), usize::from(group));
+        let ranks = if direction.step().1 > 0 {
+            goal.saturating_sub(group_ranks)..goal
+        } else {
+            goal + 1..goal + 1 + group_ranks
         };
-        if heads.iter().any(reaches) {
-            let mut near = Bits::EMPTY;
-            for head in heads.iter().filter(|&h| reaches(h)) {
-                near.insert(head);
-            }
+        let near = heads & Bits::range(ranks.start << L, ranks.end << L);
+        if near.any() {
             let goal = self.goal;
             each_group_move::<N, L>(near, room, direction, group, |mv| {
                 if mv.destination().rank() == goal {
@@ -547,6 +541,30 @@ impl<const N: usize, const L: u32> Core<N, L> {
         self.turn = !self.turn;
         self.hash ^= zobrist::black_to_move();
         self.toggle_move(mv, self.turn);
+    }
+
+    /// The hash after the side to move plays `mv` (which must be legal),
+    /// computed without playing it.
+    #[inline(always)]
+    pub(crate) fn hash_after(&self, mv: Move) -> u64 {
+        let delta = Self::delta(mv.direction()) as isize;
+        let tail = Self::index(mv.tail()) as isize;
+        let (k, n, m) = (
+            isize::from(mv.group_size()),
+            isize::from(mv.distance()),
+            isize::from(mv.captures()),
+        );
+        let (us, them) = (self.turn.index(), (!self.turn).index());
+        let mut hash = self.hash ^ zobrist::black_to_move();
+        for i in 0..n {
+            hash ^= zobrist::piece(us, (tail + i * delta) as usize);
+            hash ^= zobrist::piece(us, (tail + (k + i) * delta) as usize);
+        }
+        let dest = tail + (k + n - 1) * delta;
+        for i in 0..m {
+            hash ^= zobrist::piece(them, (dest + i * delta) as usize);
+        }
+        hash
     }
 
     /// Flips every square the move changes: the `n` rearmost squares of the group
@@ -841,11 +859,15 @@ impl<const N: usize, const L: u32> Core<N, L> {
     #[inline(never)]
     fn generate_direction<S: Sink>(&self, sink: &mut S, sides: &Sides<N>, direction: Direction) {
         let delta = Self::delta(direction);
-        let board = self.board;
         let Sides { us, them, empty } = *sides;
-        // `ahead(x)`: the squares one step ahead of `x`; `behind(x)`: one step behind.
-        let ahead = |x: Bits<N>| x.shift(delta) & board;
-        let behind = |x: Bits<N>| x.shift(-delta) & board;
+        // `ahead(x)`: the squares one step ahead of `x`; `behind(x)`: one step
+        // behind. Not masked with the board: a step from a board square off
+        // its edge lands in the padding (at least one unused file per rank),
+        // never on another board square, and every shifted set below is
+        // intersected with pieces or empty squares before it is used or
+        // shifted again, which drops the padding bits.
+        let ahead = |x: Bits<N>| x.shift(delta);
+        let behind = |x: Bits<N>| x.shift(-delta);
 
         let heads = us.and_not(behind(us));
         let mut clear = behind(empty); // squares with `group` empty squares ahead

@@ -165,6 +165,14 @@ impl Position {
         with_core!(self, c => c.hash())
     }
 
+    /// The [`Position::zobrist_hash`] the position would have after `mv`
+    /// (which must be legal here), without playing it: lets a search fetch
+    /// a table entry before it needs it.
+    #[inline]
+    pub fn zobrist_after(&self, mv: Move) -> u64 {
+        with_core!(self, c => c.hash_after(mv))
+    }
+
     /// The Zobrist hash computed from scratch (for checking the incremental one).
     pub fn compute_zobrist_hash(&self) -> u64 {
         with_core!(self, c => c.compute_hash())

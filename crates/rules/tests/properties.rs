@@ -1,6 +1,7 @@
 //! Property tests (proptest) of positions, moves and position text:
 //! - playing a move and undoing it restores the position and its hash, along
-//!   random games and for every legal move of the position reached;
+//!   random games and for every legal move of the position reached, whose
+//!   hash `zobrist_after` foretells;
 //! - the incremental hash equals `compute_zobrist_hash()` after every move of a
 //!   random game;
 //! - position text: `Display` then `parse` gives the same position (and the
@@ -123,7 +124,9 @@ proptest! {
         // Every legal move of the final position, played and taken back.
         let mut pos = game.end.clone();
         for &mv in &game.end.legal_moves() {
+            let predicted = pos.zobrist_after(mv);
             pos.play_unchecked(mv);
+            prop_assert_eq!(pos.zobrist_hash(), predicted, "zobrist_after {}", mv);
             prop_assert_ne!(&pos, &game.end);
             pos.undo_unchecked(mv);
             prop_assert_eq!(&pos, &game.end, "play and undo {} in {}", mv, game.end);
