@@ -657,8 +657,11 @@ impl Search<'_> {
             // Quiet: no capture, no crossing, not the hash move nor a killer.
             let quiet = !mv.is_capture() && !self.crosses(mv) && scores[i] < 1 << 26;
             if quiet {
+                // The moves come best-scored first and every other kind
+                // scores above the quiet ones, so the rest are quiet too
+                // and would all be skipped.
                 if best > -INFINITY && (futile || quiets >= quiet_limit) {
-                    continue;
+                    break;
                 }
                 quiets += 1;
             }
