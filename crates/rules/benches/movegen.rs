@@ -75,21 +75,33 @@ fn survey_both_sides(bencher: Bencher, set: &str) {
         });
 }
 
-/// The captures and goal-rank moves, as quiescence search asks for them.
-#[divan::bench]
-fn tactical_moves(bencher: Bencher) {
-    let positions = middle_game_positions();
+/// Times `fill` listing moves of each of `positions` into one buffer.
+fn bench_listing(
+    bencher: Bencher,
+    positions: &[Position],
+    fill: impl Fn(&Position, &mut MoveList),
+) {
     let mut list = MoveList::new();
     bencher
         .counter(divan::counter::ItemsCount::new(positions.len()))
         .bench_local(|| {
             let mut n = 0;
-            for p in &positions {
-                black_box(p).tactical_moves_into(&mut list);
+            for p in positions {
+                fill(black_box(p), &mut list);
                 n += list.len();
             }
             n
         });
+}
+
+/// The captures and goal-rank moves, as quiescence search asks for them.
+#[divan::bench]
+fn tactical_moves(bencher: Bencher) {
+    bench_listing(
+        bencher,
+        &middle_game_positions(),
+        Position::tactical_moves_into,
+    );
 }
 
 #[divan::bench]
@@ -107,18 +119,7 @@ fn count_moves(bencher: Bencher) {
 
 #[divan::bench]
 fn generate_moves(bencher: Bencher) {
-    let positions = opening_positions();
-    let mut list = MoveList::new();
-    bencher
-        .counter(divan::counter::ItemsCount::new(positions.len()))
-        .bench_local(|| {
-            let mut n = 0;
-            for p in &positions {
-                black_box(p).legal_moves_into(&mut list);
-                n += list.len();
-            }
-            n
-        });
+    bench_listing(bencher, &opening_positions(), Position::legal_moves_into);
 }
 
 #[divan::bench]

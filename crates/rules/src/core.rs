@@ -547,31 +547,17 @@ impl<const N: usize, const L: u32> Core<N, L> {
     /// computed without playing it.
     #[inline(always)]
     pub(crate) fn hash_after(&self, mv: Move) -> u64 {
-        let delta = Self::delta(mv.direction()) as isize;
-        let tail = Self::index(mv.tail()) as isize;
-        let (k, n, m) = (
-            isize::from(mv.group_size()),
-            isize::from(mv.distance()),
-            isize::from(mv.captures()),
-        );
-        let (us, them) = (self.turn.index(), (!self.turn).index());
         let mut hash = self.hash ^ zobrist::black_to_move();
-        for i in 0..n {
-            hash ^= zobrist::piece(us, (tail + i * delta) as usize);
-            hash ^= zobrist::piece(us, (tail + (k + i) * delta) as usize);
-        }
-        let dest = tail + (k + n - 1) * delta;
-        for i in 0..m {
-            hash ^= zobrist::piece(them, (dest + i * delta) as usize);
-        }
+        Self::each_changed_square(mv, self.turn, |side, j| hash ^= zobrist::piece(side, j));
         hash
     }
 
-    /// Flips every square the move changes: the `n` rearmost squares of the group
-    /// empty, the `n` squares beyond the head fill, and the captured line empties.
-    /// Flipping twice restores the position, so this both plays and undoes.
+    /// Calls `change` with the side index and bit index of every square
+    /// that `mv` by `mover` changes: the `n` rearmost squares of the group
+    /// empty, the `n` squares beyond the head fill, and the captured line
+    /// empties.
     #[inline(always)]
-    fn toggle_move(&mut self, mv: Move, mover: Color) {
+    fn each_changed_square(mv: Move, mover: Color, mut change: impl FnMut(usize, usize)) {
         let delta = Self::delta(mv.direction()) as isize;
         let tail = Self::index(mv.tail()) as isize;
         let (k, n, m) = (
@@ -581,18 +567,25 @@ impl<const N: usize, const L: u32> Core<N, L> {
         );
         let (us, them) = (mover.index(), (!mover).index());
         for i in 0..n {
-            for j in [tail + i * delta, tail + (k + i) * delta] {
-                let j = j as usize;
-                self.pieces[us].toggle(j);
-                self.hash ^= zobrist::piece(us, j);
-            }
+            change(us, (tail + i * delta) as usize);
+            change(us, (tail + (k + i) * delta) as usize);
         }
         let dest = tail + (k + n - 1) * delta;
         for i in 0..m {
-            let j = (dest + i * delta) as usize;
-            self.pieces[them].toggle(j);
-            self.hash ^= zobrist::piece(them, j);
+            change(them, (dest + i * delta) as usize);
         }
+    }
+
+    /// Flips every square the move changes (see
+    /// [`Core::each_changed_square`]). Flipping twice restores the position,
+    /// so this both plays and undoes.
+    #[inline(always)]
+    fn toggle_move(&mut self, mv: Move, mover: Color) {
+        let (pieces, hash) = (&mut self.pieces, &mut self.hash);
+        Self::each_changed_square(mv, mover, |side, j| {
+            pieces[side].toggle(j);
+            *hash ^= zobrist::piece(side, j);
+        });
     }
 
     /// Whether the position with `white` and `black` is symmetric under the option.
