@@ -54,6 +54,28 @@ pub(crate) trait Sink {
         Self::QUIET
     }
 
+    /// The heads among `heads` whose quiet moves (groups of `group` in
+    /// `direction`, off the ranks) the sink may want; the others may be
+    /// skipped without listing their moves.
+    #[inline(always)]
+    fn wanted_heads<const N: usize, const L: u32>(
+        &self,
+        heads: Bits<N>,
+        direction: Direction,
+        group: u8,
+    ) -> Bits<N> {
+        let _ = (direction, group);
+        heads
+    }
+
+    /// Whether the moves along `rank` must come one by one through
+    /// [`Sink::one`] rather than as counts: whenever the sink lists moves.
+    #[inline(always)]
+    fn each_move_on_rank(&self, rank: u32) -> bool {
+        let _ = rank;
+        Self::LISTS
+    }
+
     /// `count` moves (only when [`Sink::LISTS`] is false; a sink that lists
     /// moves is never given a bare count).
     fn add(&mut self, count: u64) {
@@ -239,6 +261,17 @@ impl Sink for Tactical<'_> {
         rank == u32::from(self.goal)
     }
 
+    /// Only the heads near enough to the goal rank to reach it.
+    #[inline(always)]
+    fn wanted_heads<const N: usize, const L: u32>(
+        &self,
+        heads: Bits<N>,
+        direction: Direction,
+        group: u8,
+    ) -> Bits<N> {
+        heads_reaching::<N, L>(heads, direction, group, self.goal)
+    }
+
     #[inline(always)]
     fn group<const N: usize, const L: u32>(
         &mut self,
@@ -247,16 +280,7 @@ impl Sink for Tactical<'_> {
         direction: Direction,
         group: u8,
     ) {
-        // Directions off the ranks move one rank a step, and a group moves
-        // at most `group` steps: only heads within `group` ranks short of
-        // the goal can reach it.
-        let (goal, group_ranks) = (usize::from(self.goal), usize::from(group));
-        let ranks = if direction.step().1 > 0 {
-            goal.saturating_sub(group_ranks)..goal
-        } else {
-            goal + 1..goal + 1 + group_ranks
-        };
-        let near = heads & Bits::range(ranks.start << L, ranks.end << L);
+        let near = self.wanted_heads::<N, L>(heads, direction, group);
         if near.any() {
             let goal = self.goal;
             each_group_move::<N, L>(near, room, direction, group, |mv| {
@@ -275,11 +299,36 @@ impl Sink for Tactical<'_> {
     }
 }
 
-/// Passes on the moves the symmetry rule allows: the slow path, for the
-/// positions where the rule might forbid something.
+/// The heads among `heads` from which a group of `group` pieces moving in
+/// `direction` (a direction off the ranks) may land on rank `goal`.
+#[inline(always)]
+fn heads_reaching<const N: usize, const L: u32>(
+    heads: Bits<N>,
+    direction: Direction,
+    group: u8,
+    goal: u8,
+) -> Bits<N> {
+    // Directions off the ranks move one rank a step, and a group moves at
+    // most `group` steps: only heads within `group` ranks short of the goal
+    // can reach it.
+    let (goal, group_ranks) = (usize::from(goal), usize::from(group));
+    let ranks = if direction.step().1 > 0 {
+        goal.saturating_sub(group_ranks)..goal
+    } else {
+        goal + 1..goal + 1 + group_ranks
+    };
+    heads & Bits::range(ranks.start << L, ranks.end << L)
+}
+
+/// Passes on the moves the symmetry rule allows, for the positions where
+/// the rule might forbid something. Only moves onto the mover's goal rank
+/// can be forbidden, so only they are looked at one by one; the rest go to
+/// the inner sink as they come (counted, if it counts).
 struct SymmetryFilter<'a, S, const N: usize, const L: u32> {
     core: &'a Core<N, L>,
     inner: &'a mut S,
+    /// The mover's goal rank.
+    goal: u8,
 }
 
 impl<S: Sink, const N: usize, const L: u32> SymmetryFilter<'_, S, N, L> {
@@ -294,7 +343,7 @@ impl<S: Sink, const N: usize, const L: u32> SymmetryFilter<'_, S, N, L> {
 }
 
 impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2, L2> {
-    const LISTS: bool = true;
+    const LISTS: bool = S::LISTS;
     const QUIET: bool = S::QUIET;
 
     fn quiet_direction(&self, direction: Direction) -> bool {
@@ -305,6 +354,18 @@ impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2,
         self.inner.quiet_rank(rank)
     }
 
+    fn each_move_on_rank(&self, rank: u32) -> bool {
+        S::LISTS || rank == u32::from(self.goal)
+    }
+
+    fn add(&mut self, count: u64) {
+        self.inner.add(count);
+    }
+
+    fn add_captures(&mut self, count: u64, captured: u8) {
+        self.inner.add_captures(count, captured);
+    }
+
     fn group<const N: usize, const L: u32>(
         &mut self,
         heads: Bits<N>,
@@ -312,7 +373,21 @@ impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2,
         direction: Direction,
         group: u8,
     ) {
-        each_group_move::<N, L>(heads, room, direction, group, |mv| self.check(mv));
+        if S::LISTS {
+            // One by one in the usual order, so that a list comes out as
+            // without the filter.
+            let heads = self.inner.wanted_heads::<N, L>(heads, direction, group);
+            each_group_move::<N, L>(heads, room, direction, group, |mv| self.check(mv));
+            return;
+        }
+        let near = heads_reaching::<N, L>(heads, direction, group, self.goal);
+        let far = heads.and_not(near);
+        if far.any() {
+            self.inner.group::<N, L>(far, room, direction, group);
+        }
+        if near.any() {
+            each_group_move::<N, L>(near, room, direction, group, |mv| self.check(mv));
+        }
     }
 
     fn one(&mut self, mv: Move) {
@@ -686,12 +761,17 @@ impl<const N: usize, const L: u32> Core<N, L> {
 
     /// The legal captures and moves onto the goal rank.
     pub(crate) fn generate_tactical(&self, moves: &mut MoveList) {
-        let goal = if self.turn == Color::White {
-            self.size.ranks() - 1
-        } else {
-            0
-        };
+        let goal = self.goal_rank(self.turn);
         self.generate(&mut Tactical { moves, goal });
+    }
+
+    /// The goal rank of `color`: the top rank for White, rank 1 for Black.
+    #[inline(always)]
+    fn goal_rank(&self, color: Color) -> u8 {
+        match color {
+            Color::White => self.size.ranks() - 1,
+            Color::Black => 0,
+        }
     }
 
     /// Feeds every legal move to `sink`. A terminal position has none.
@@ -704,6 +784,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
             let mut filter = SymmetryFilter {
                 core: self,
                 inner: sink,
+                goal: self.goal_rank(self.turn),
             };
             self.generate_all(&mut filter);
         } else {
@@ -804,7 +885,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
     ) {
         // A capture needs the head to reach the enemy and outnumber its line.
         let capture_from = (room + 1).max(enemies + 1);
-        if !S::LISTS {
+        if !sink.each_move_on_rank(rank) {
             // Groups g = 1..=length each have min(g, room) quiet moves.
             let quiet = if room >= length {
                 length * (length + 1) / 2
