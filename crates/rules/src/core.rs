@@ -2,8 +2,9 @@
 //!
 //! `Core<N, L>` keeps each side's pieces in a [`Bits<N>`] with a stride of
 //! `1 << L` bits per rank. [`crate::Position`] picks the smallest layout that
-//! fits the board: `Core<3, 4>` (up to 15 files and 12 ranks, which covers the
-//! standard board) or `Core<13, 5>` (everything up to 26x26).
+//! fits the board: `Core<4, 4>` (up to 15 files and 16 ranks, which covers the
+//! standard board; `Core<3, 4>`, up to 12 ranks, where the build has no AVX2)
+//! or `Core<13, 5>` (everything up to 26x26).
 //!
 //! Move generation works a direction at a time on whole sets of squares:
 //! for each distance `n` it finds the heads that have `n` empty squares ahead

@@ -7,7 +7,13 @@ use crate::core::Core;
 use crate::moves::{Move, MoveList};
 use crate::{BoardSize, Color, Outcome, ParsePositionError, Setup, Square, Symmetry, WinReason};
 
-/// The layout for boards up to 15 files and 12 ranks (the standard board among them).
+/// The layout for boards up to 15 files and 16 ranks (the standard board
+/// among them): four words, one AVX2 register, where the build has AVX2.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+type SmallCore = Core<4, 4>;
+/// The layout for boards up to 15 files and 12 ranks (the standard board
+/// among them): three words, where the build has no AVX2.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
 type SmallCore = Core<3, 4>;
 /// The layout for every board up to 26x26.
 type LargeCore = Core<13, 5>;
