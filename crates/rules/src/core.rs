@@ -800,19 +800,17 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let them = self.pieces[(!self.turn).index()];
         let empty = self.board.and_not(us | them);
         let sides = Sides { us, them, empty };
-        // One copy of the direction code, called for each direction, keeps the
-        // generator small enough for the instruction cache (six inlined copies
-        // ran at half the speed).
-        for direction in [
-            Direction::North,
-            Direction::NorthEast,
-            Direction::SouthEast,
-            Direction::South,
-            Direction::SouthWest,
-            Direction::NorthWest,
-        ] {
-            self.generate_direction(sink, &sides, direction);
-        }
+        // Two copies of the direction code (for the directions that step up
+        // the bit indices and for those that step down, so that no shift
+        // tests its sign), each called for three directions, keep the
+        // generator small enough for the instruction cache: six inlined
+        // copies ran at half the speed, six called ones 5% slower.
+        self.generate_direction::<S, true>(sink, &sides, Direction::North);
+        self.generate_direction::<S, true>(sink, &sides, Direction::NorthEast);
+        self.generate_direction::<S, false>(sink, &sides, Direction::SouthEast);
+        self.generate_direction::<S, false>(sink, &sides, Direction::South);
+        self.generate_direction::<S, false>(sink, &sides, Direction::SouthWest);
+        self.generate_direction::<S, true>(sink, &sides, Direction::NorthWest);
         self.generate_horizontal(sink, &sides);
     }
 
@@ -930,10 +928,18 @@ impl<const N: usize, const L: u32> Core<N, L> {
     /// loop runs over g with the heads whose run is at least g, keeping
     /// min(e, g) for every square in bit-sliced form ([`Planes`]), so that a
     /// counter adds up a group size's moves with a few popcounts. Captures are
-    /// rarer and are found head by head.
+    /// rarer and are found head by head. `UP` says whether `direction`
+    /// steps up the bit indices.
     #[inline(never)]
-    fn generate_direction<S: Sink>(&self, sink: &mut S, sides: &Sides<N>, direction: Direction) {
+    fn generate_direction<S: Sink, const UP: bool>(
+        &self,
+        sink: &mut S,
+        sides: &Sides<N>,
+        direction: Direction,
+    ) {
         let delta = Self::delta(direction);
+        debug_assert_eq!(delta > 0, UP, "UP must match the direction");
+        let step = delta.unsigned_abs();
         let Sides { us, them, empty } = *sides;
         // `ahead(x)`: the squares one step ahead of `x`; `behind(x)`: one step
         // behind. Not masked with the board: a step from a board square off
@@ -941,8 +947,8 @@ impl<const N: usize, const L: u32> Core<N, L> {
         // never on another board square, and every shifted set below is
         // intersected with pieces or empty squares before it is used or
         // shifted again, which drops the padding bits.
-        let ahead = |x: Bits<N>| x.shift(delta);
-        let behind = |x: Bits<N>| x.shift(-delta);
+        let ahead = |x: Bits<N>| if UP { x.shl(step) } else { x.shr(step) };
+        let behind = |x: Bits<N>| if UP { x.shr(step) } else { x.shl(step) };
 
         let heads = us.and_not(behind(us));
         let mut clear = behind(empty); // squares with `group` empty squares ahead
