@@ -55,18 +55,14 @@ pub(crate) trait Sink {
         Self::QUIET
     }
 
-    /// The heads among `heads` whose quiet moves (groups of `group` in
-    /// `direction`, off the ranks) the sink may want; the others may be
-    /// skipped without listing their moves.
+    /// The rank that every quiet move the sink wants in `direction` (off
+    /// the ranks, one it wants quiet moves in) lands on, if there is one:
+    /// then the generator gives it just those moves, one by one through
+    /// [`Sink::one`], instead of calling [`Sink::group`].
     #[inline(always)]
-    fn wanted_heads<const N: usize, const L: u32>(
-        &self,
-        heads: Bits<N>,
-        direction: Direction,
-        group: u8,
-    ) -> Bits<N> {
-        let _ = (direction, group);
-        heads
+    fn quiet_goal(&self, direction: Direction) -> Option<u8> {
+        let _ = direction;
+        None
     }
 
     /// Whether the moves along `rank` must come one by one through
@@ -237,8 +233,8 @@ impl Sink for Survey {
 }
 
 /// Passes on only the tactical moves: captures, and moves that put a piece
-/// on the mover's goal rank. Groups whose head cannot reach the goal rank are
-/// skipped without listing their moves.
+/// on the mover's goal rank. Off the ranks, the generator looks only for
+/// the quiet moves that land on the goal rank (see [`Sink::quiet_goal`]).
 pub(crate) struct Tactical<'a> {
     /// Where the moves go.
     pub(crate) moves: &'a mut MoveList,
@@ -262,15 +258,9 @@ impl Sink for Tactical<'_> {
         rank == u32::from(self.goal)
     }
 
-    /// Only the heads near enough to the goal rank to reach it.
     #[inline(always)]
-    fn wanted_heads<const N: usize, const L: u32>(
-        &self,
-        heads: Bits<N>,
-        direction: Direction,
-        group: u8,
-    ) -> Bits<N> {
-        heads_reaching::<N, L>(heads, direction, group, self.goal)
+    fn quiet_goal(&self, _: Direction) -> Option<u8> {
+        Some(self.goal)
     }
 
     #[inline(always)]
@@ -281,7 +271,9 @@ impl Sink for Tactical<'_> {
         direction: Direction,
         group: u8,
     ) {
-        let near = self.wanted_heads::<N, L>(heads, direction, group);
+        // Not called by the generator, which gives this sink its quiet
+        // moves one by one (see `quiet_goal`); correct all the same.
+        let near = heads_reaching::<N, L>(heads, direction, group, self.goal);
         if near.any() {
             let goal = self.goal;
             each_group_move::<N, L>(near, room, direction, group, |mv| {
@@ -355,6 +347,10 @@ impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2,
         self.inner.quiet_rank(rank)
     }
 
+    fn quiet_goal(&self, direction: Direction) -> Option<u8> {
+        self.inner.quiet_goal(direction)
+    }
+
     fn each_move_on_rank(&self, rank: u32) -> bool {
         S::LISTS || rank == u32::from(self.goal)
     }
@@ -377,7 +373,6 @@ impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2,
         if S::LISTS {
             // One by one in the usual order, so that a list comes out as
             // without the filter.
-            let heads = self.inner.wanted_heads::<N, L>(heads, direction, group);
             each_group_move::<N, L>(heads, room, direction, group, |mv| self.check(mv));
             return;
         }
@@ -958,9 +953,34 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let mut room = Planes::new(); // min(e, group) for every square
         let mut group: u8 = 1;
         let quiet = S::QUIET && sink.quiet_direction(direction);
+        let goal = if quiet {
+            sink.quiet_goal(direction)
+        } else {
+            None
+        };
+        // For a sink that wants only the moves landing on `goal`: the heads
+        // found so far that are `k <= group` steps short of it with `k`
+        // empty squares ahead. A group of `group` with such a head has one
+        // such move, of `k` steps.
+        let mut reaching = Bits::EMPTY;
+        let rank_step = direction.step().1;
         while quiet && movers.any() {
-            room.add(group, clear);
-            sink.group::<N, L>(movers, &room, direction, group);
+            if let Some(goal) = goal {
+                let rank = i32::from(goal) - rank_step * i32::from(group);
+                if (0..i32::from(self.size.ranks())).contains(&rank) {
+                    let rank = rank as usize;
+                    reaching |= heads & clear & Bits::range(rank << L, (rank + 1) << L);
+                }
+                let back = delta as isize * isize::from(group - 1);
+                for head in (movers & reaching).iter() {
+                    let steps = (i32::from(goal) - (head >> L) as i32).unsigned_abs();
+                    let tail = square_of::<L>((head as isize - back) as usize);
+                    sink.one(Move::new(tail, direction, group, steps as u8, 0));
+                }
+            } else {
+                room.add(group, clear);
+                sink.group::<N, L>(movers, &room, direction, group);
+            }
             run = run & ahead(run);
             movers &= run;
             group += 1;
