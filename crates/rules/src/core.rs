@@ -809,33 +809,51 @@ impl<const N: usize, const L: u32> Core<N, L> {
         self.generate_horizontal(sink, &sides);
     }
 
-    /// The moves along the ranks, east and west, a rank at a time. Along a
-    /// rank the squares are consecutive bits, so each friendly line (segment),
-    /// the empty squares beyond its ends and the enemy line after them are
-    /// found with bit counts, and the moves of a segment are counted by formula.
+    /// The moves along the ranks, east and west, a word of ranks at a time.
+    /// Along a rank the squares are consecutive bits, so each friendly line
+    /// (segment), the empty squares beyond its ends and the enemy line after
+    /// them are found with bit counts, and the moves of a segment are counted
+    /// by formula. The padding past each rank's last file is empty and, taken
+    /// as occupied, ends every way at the edge of its rank.
     #[inline(always)]
     fn generate_horizontal<S: Sink>(&self, sink: &mut S, sides: &Sides<N>) {
-        let files = u32::from(self.size.files());
-        let edge = 1u64 << files; // a blocker just past the last file
-        for rank in 0..u32::from(self.size.ranks()) {
-            let us = Self::row(sides.us, rank);
+        let files = self.size.files();
+        let ranks_per_word = 64 >> L;
+        // The first and the last padding bit of each rank of a word: a
+        // blocker just past the last file, and one just before the first
+        // file of the next rank.
+        let (mut east_edges, mut west_edges) = (0u64, 0u64);
+        for k in 0..ranks_per_word {
+            east_edges |= 1 << (k * Self::STRIDE + usize::from(files));
+            west_edges |= 1 << (k * Self::STRIDE + Self::STRIDE - 1);
+        }
+        for (word, (&us, &them)) in sides.us.0.iter().zip(&sides.them.0).enumerate() {
             if us == 0 {
                 continue;
             }
-            let them = Self::row(sides.them, rank);
             let occupied = us | them;
             let mut lows = us & !(us << 1); // the west end of each segment
             while lows != 0 {
                 let low = lows.trailing_zeros();
                 lows &= lows - 1;
+                let rank = (word * ranks_per_word) as u32 + (low >> L);
                 let length = (!(us >> low)).trailing_zeros();
                 let high = low + length - 1;
                 // Eastwards the head is the east end.
-                let room = ((occupied | edge) >> (high + 1)).trailing_zeros();
+                let room = ((occupied | east_edges) >> (high + 1)).trailing_zeros();
                 let enemies = (!(them >> (high + 1 + room))).trailing_zeros();
-                self.line_moves(sink, rank, high, length, room, enemies, Direction::East);
+                let file = |bit: u32| bit & (Self::STRIDE as u32 - 1);
+                self.line_moves(
+                    sink,
+                    rank,
+                    file(high),
+                    length,
+                    room,
+                    enemies,
+                    Direction::East,
+                );
                 // Westwards the head is the west end.
-                let below = occupied & ((1u64 << low) - 1);
+                let below = (occupied | west_edges) & ((1u64 << low) - 1);
                 let (room, enemies) = if below == 0 {
                     (low, 0)
                 } else {
@@ -843,7 +861,15 @@ impl<const N: usize, const L: u32> Core<N, L> {
                     let enemies = (!(them << (63 - target))).leading_zeros();
                     (low - 1 - target, enemies)
                 };
-                self.line_moves(sink, rank, low, length, room, enemies, Direction::West);
+                self.line_moves(
+                    sink,
+                    rank,
+                    file(low),
+                    length,
+                    room,
+                    enemies,
+                    Direction::West,
+                );
             }
         }
     }
