@@ -690,17 +690,45 @@ impl<const N: usize, const L: u32> Core<N, L> {
         )
     }
 
-    /// Whether the symmetry rule could forbid any move here. Under `mirror`,
-    /// a move that puts a piece on the mover's goal rank leaves a symmetric
-    /// position only if the opponent then has a piece on its own goal rank
-    /// (the mirror square), and a move never adds pieces there; and both sides
-    /// need equal numbers, while a move never adds enemy pieces.
+    /// Whether the symmetry rule could forbid any move here. Under `mirror`
+    /// (the mover's pieces on rank r exactly where the opponent's are on the
+    /// mirror rank), only a move onto the mover's goal rank counts, and:
+    ///
+    /// - a move from off that rank puts just its head there and captures at
+    ///   most the one piece on the square it lands on, so it can leave the
+    ///   goal rank matching the opponent's own goal rank only if the latter
+    ///   holds the mover's goal-rank pieces and one more, and the counts
+    ///   only if the opponent has as many pieces as the mover or one more;
+    /// - a move along that rank keeps the mover's count there and changes no
+    ///   other rank of the mover's, and of the opponent's only the mirror of
+    ///   the goal rank, so the two goal ranks must hold as many pieces and
+    ///   every other rank must already match its mirror rank.
     #[inline(always)]
     fn symmetry_matters(&self) -> bool {
         match self.symmetry {
             Symmetry::Off => false,
             Symmetry::Mirror => {
-                self.goal_count(!self.turn) > 0 && self.count(self.turn) <= self.count(!self.turn)
+                let (us, them) = (
+                    self.pieces[self.turn.index()],
+                    self.pieces[(!self.turn).index()],
+                );
+                let (ours, theirs) = (us.count(), them.count());
+                if theirs < ours {
+                    return false;
+                }
+                let ranks = u32::from(self.size.ranks());
+                let goal = u32::from(self.goal_rank(self.turn));
+                let mirror = |rank: u32| ranks - 1 - rank;
+                let (arrived, waiting) = (Self::row(us, goal), Self::row(them, mirror(goal)));
+                let onto = theirs - ours <= 1
+                    && waiting.count_ones() == arrived.count_ones() + 1
+                    && arrived & !waiting == 0;
+                let along = arrived != 0
+                    && waiting.count_ones() == arrived.count_ones()
+                    && (0..ranks)
+                        .filter(|&r| r != goal && r != mirror(goal))
+                        .all(|r| Self::row(us, r) == Self::row(them, mirror(r)));
+                onto || along
             }
             Symmetry::File => true,
         }
