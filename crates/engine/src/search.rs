@@ -588,10 +588,16 @@ impl Search<'_> {
         }
 
         let features = self.shared.features;
-        // The static evaluation, for pruning decisions; meaningless in check,
-        // where nothing is pruned.
-        let static_eval = if in_check { -INFINITY } else { self.evaluate() };
         let prunable = !pv_node && !in_check && ply > 0;
+        // The static evaluation, for the pruning decisions below; not
+        // counted where none of them can be taken (it is then never read).
+        let pruning = (features.futility && depth <= FUTILITY_DEPTH)
+            || (features.null_move && depth >= 3);
+        let static_eval = if prunable && pruning {
+            self.evaluate()
+        } else {
+            -INFINITY
+        };
 
         // Reverse futility: so far above beta near the leaves that the
         // opponent cannot come back in the plies left.
