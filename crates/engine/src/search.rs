@@ -591,8 +591,8 @@ impl Search<'_> {
         let prunable = !pv_node && !in_check && ply > 0;
         // The static evaluation, for the pruning decisions below; not
         // counted where none of them can be taken (it is then never read).
-        let pruning = (features.futility && depth <= FUTILITY_DEPTH)
-            || (features.null_move && depth >= 3);
+        let pruning =
+            (features.futility && depth <= FUTILITY_DEPTH) || (features.null_move && depth >= 3);
         let static_eval = if prunable && pruning {
             self.evaluate()
         } else {
