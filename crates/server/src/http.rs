@@ -27,7 +27,7 @@ use crate::challenge::{Challenge, ColorChoice};
 use crate::error::{ApiError, ApiResult};
 use crate::game::TimeControl;
 use crate::hub::Topic;
-use crate::service::{ChallengeOptions, Created, OfferAction, Service};
+use crate::service::{ChallengeOptions, Created, Offer, OfferAction, Service};
 use crate::store::AuthUser;
 
 /// The session cookie's name.
@@ -68,8 +68,8 @@ pub fn router(service: Arc<Service>) -> Router {
         .route("/api/games/{id}/record", get(game_record))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/resign", post(resign))
-        .route("/api/games/{id}/draw/{action}", post(draw))
-        .route("/api/games/{id}/takeback/{action}", post(takeback))
+        .route("/api/games/{id}/draw/{action}", post(offer::<false>))
+        .route("/api/games/{id}/takeback/{action}", post(offer::<true>))
         .route("/api/games/{id}/stream", get(game_socket))
         .route("/api/stream", get(player_socket))
         .route("/api/bot/stream/event", get(bot_events))
@@ -574,25 +574,22 @@ fn offer_action(text: &str) -> ApiResult<OfferAction> {
     }
 }
 
-async fn draw(
+/// A draw offer (`TAKEBACK` false) or takeback request, or an answer to one.
+async fn offer<const TAKEBACK: bool>(
     State(service): Shared,
     Caller(user): Caller,
     Path((id, action)): Path<(String, String)>,
 ) -> ApiResult<Json<Value>> {
     require(&user, Scope::Play)?;
     let id = number(&id, "the game number")?;
-    let game = service.draw(&user, id, offer_action(&action)?).await?;
-    Ok(Json(game.view(service.now(), false)))
-}
-
-async fn takeback(
-    State(service): Shared,
-    Caller(user): Caller,
-    Path((id, action)): Path<(String, String)>,
-) -> ApiResult<Json<Value>> {
-    require(&user, Scope::Play)?;
-    let id = number(&id, "the game number")?;
-    let game = service.takeback(&user, id, offer_action(&action)?).await?;
+    let kind = if TAKEBACK {
+        Offer::Takeback
+    } else {
+        Offer::Draw
+    };
+    let game = service
+        .offer(&user, id, kind, offer_action(&action)?)
+        .await?;
     Ok(Json(game.view(service.now(), false)))
 }
 
@@ -827,7 +824,7 @@ async fn bot_draw(
             )));
         }
     };
-    service.draw(&user, id, action).await?;
+    service.offer(&user, id, Offer::Draw, action).await?;
     Ok(Json(json!({"ok": true})))
 }
 

@@ -18,7 +18,7 @@ use crate::auth::Scope;
 use crate::challenge::ColorChoice;
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Game, Seat, Status, TimeControl};
-use crate::service::{Created, OfferAction, Service};
+use crate::service::{Created, Offer, OfferAction, Service};
 use crate::store::AuthUser;
 
 /// The reply to `help`.
@@ -141,7 +141,11 @@ async fn run(service: &Arc<Service>, line: &str, addr: IpAddr) -> ApiResult<Stri
             let id = board_number(board)?;
             let game = match *verb {
                 "resign" => service.resign(&caller, id).await?,
-                "propose" => service.draw(&caller, id, OfferAction::Offer).await?,
+                "propose" => {
+                    service
+                        .offer(&caller, id, Offer::Draw, OfferAction::Offer)
+                        .await?
+                }
                 "undo" => {
                     let game = service.game(id).await?;
                     let mine = game.color_of(caller.player.id);
@@ -151,7 +155,7 @@ async fn run(service: &Arc<Service>, line: &str, addr: IpAddr) -> ApiResult<Stri
                     } else {
                         OfferAction::Offer
                     };
-                    service.takeback(&caller, id, action).await?
+                    service.offer(&caller, id, Offer::Takeback, action).await?
                 }
                 answer => {
                     let game = service.game(id).await?;
@@ -162,14 +166,17 @@ async fn run(service: &Arc<Service>, line: &str, addr: IpAddr) -> ApiResult<Stri
                     } else {
                         OfferAction::Decline
                     };
-                    if mine.is_some() && game.draw_offer == mine.map(|c| !c) {
-                        service.draw(&caller, id, action).await?
-                    } else if mine.is_some() && game.takeback_offer == mine.map(|c| !c) {
-                        service.takeback(&caller, id, action).await?
+                    // Without a pending takeback request, the service gives
+                    // the precise refusal for a draw answer.
+                    let kind = if mine.is_some()
+                        && game.draw_offer != mine.map(|c| !c)
+                        && game.takeback_offer == mine.map(|c| !c)
+                    {
+                        Offer::Takeback
                     } else {
-                        // Let the service give the precise refusal.
-                        service.draw(&caller, id, action).await?
-                    }
+                        Offer::Draw
+                    };
+                    service.offer(&caller, id, kind, action).await?
                 }
             };
             Ok(board_text(&game, game.color_of(caller.player.id)))

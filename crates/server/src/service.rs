@@ -90,7 +90,16 @@ pub struct Service {
     origin: String,
 }
 
-/// A draw or takeback answer.
+/// What an offer asks the opponent to agree to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Ending the game drawn.
+    Draw,
+    /// Taking back the last move.
+    Takeback,
+}
+
+/// A draw or takeback offer, or an answer to one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OfferAction {
     /// Make the offer (or accept the opponent's, for draws).
@@ -626,49 +635,34 @@ impl Service {
         .await
     }
 
-    /// A draw offer or its answer. The computer declines draws.
-    pub async fn draw(
+    /// An offer of `kind` by `user`, or `user`'s answer to the opponent's.
+    /// The computer declines draws and grants takebacks.
+    pub async fn offer(
         self: &Arc<Self>,
         user: &AuthUser,
         id: i64,
+        kind: Offer,
         action: OfferAction,
     ) -> ApiResult<Game> {
         self.change_game(id, |g, now| {
             let side = Self::side(g, user)?;
+            let answer = |g: &mut Game, by: Color, accept: bool| match kind {
+                Offer::Draw => g.answer_draw(by, accept, now),
+                Offer::Takeback => g.answer_takeback(by, accept, now),
+            };
             match action {
                 OfferAction::Offer => {
-                    g.offer_draw(side, now)?;
+                    match kind {
+                        Offer::Draw => g.offer_draw(side, now)?,
+                        Offer::Takeback => g.offer_takeback(side)?,
+                    }
                     if matches!(g.seat(!side), Seat::Engine(_)) {
-                        g.answer_draw(!side, false, now)?;
+                        answer(g, !side, kind == Offer::Takeback)?;
                     }
                     Ok(())
                 }
-                OfferAction::Accept => g.answer_draw(side, true, now),
-                OfferAction::Decline => g.answer_draw(side, false, now),
-            }
-        })
-        .await
-    }
-
-    /// A takeback request or its answer. The computer grants takebacks.
-    pub async fn takeback(
-        self: &Arc<Self>,
-        user: &AuthUser,
-        id: i64,
-        action: OfferAction,
-    ) -> ApiResult<Game> {
-        self.change_game(id, |g, now| {
-            let side = Self::side(g, user)?;
-            match action {
-                OfferAction::Offer => {
-                    g.offer_takeback(side)?;
-                    if matches!(g.seat(!side), Seat::Engine(_)) {
-                        g.answer_takeback(!side, true, now)?;
-                    }
-                    Ok(())
-                }
-                OfferAction::Accept => g.answer_takeback(side, true, now),
-                OfferAction::Decline => g.answer_takeback(side, false, now),
+                OfferAction::Accept => answer(g, side, true),
+                OfferAction::Decline => answer(g, side, false),
             }
         })
         .await
