@@ -60,31 +60,31 @@ mod wide {
         store(unsafe { _mm256_andnot_si256(load(b), load(a)) })
     }
 
-    /// Up by `s` bits (0 < s < 64): each word shifted, or'ed with the bits
-    /// carried out of the word below; the top word's carry is lost.
+    /// Up (`UP`) or down by `s` bits (0 < s < 64): each word shifted, or'ed
+    /// with the bits carried out of the word below (up) or above (down); the
+    /// carry out of the end word is lost.
     #[inline(always)]
-    pub(super) fn shl(w: [u64; 4], s: u32) -> [u64; 4] {
+    pub(super) fn shift<const UP: bool>(w: [u64; 4], s: u32) -> [u64; 4] {
         let v = load(w);
         unsafe {
-            let shifted = _mm256_sll_epi64(v, _mm_cvtsi32_si128(s as i32));
-            let carried = _mm256_srl_epi64(v, _mm_cvtsi32_si128(64 - s as i32));
-            // Word i takes word i - 1's carry, word 0 none.
-            let carried = _mm256_permute4x64_epi64::<0b10_01_00_11>(carried);
-            let carried = _mm256_blend_epi32::<0b0000_0011>(carried, _mm256_setzero_si256());
-            store(_mm256_or_si256(shifted, carried))
-        }
-    }
-
-    /// Down by `s` bits (0 < s < 64), as [`shl`] the other way.
-    #[inline(always)]
-    pub(super) fn shr(w: [u64; 4], s: u32) -> [u64; 4] {
-        let v = load(w);
-        unsafe {
-            let shifted = _mm256_srl_epi64(v, _mm_cvtsi32_si128(s as i32));
-            let carried = _mm256_sll_epi64(v, _mm_cvtsi32_si128(64 - s as i32));
-            // Word i takes word i + 1's carry, the top word none.
-            let carried = _mm256_permute4x64_epi64::<0b00_11_10_01>(carried);
-            let carried = _mm256_blend_epi32::<0b1100_0000>(carried, _mm256_setzero_si256());
+            let (by, back) = (
+                _mm_cvtsi32_si128(s as i32),
+                _mm_cvtsi32_si128(64 - s as i32),
+            );
+            let zero = _mm256_setzero_si256();
+            let (shifted, carried) = if UP {
+                let carried = _mm256_srl_epi64(v, back);
+                // Word i takes word i - 1's carry, word 0 none.
+                let carried = _mm256_permute4x64_epi64::<0b10_01_00_11>(carried);
+                let carried = _mm256_blend_epi32::<0b0000_0011>(carried, zero);
+                (_mm256_sll_epi64(v, by), carried)
+            } else {
+                let carried = _mm256_sll_epi64(v, back);
+                // Word i takes word i + 1's carry, the top word none.
+                let carried = _mm256_permute4x64_epi64::<0b00_11_10_01>(carried);
+                let carried = _mm256_blend_epi32::<0b1100_0000>(carried, zero);
+                (_mm256_srl_epi64(v, by), carried)
+            };
             store(_mm256_or_si256(shifted, carried))
         }
     }
@@ -206,7 +206,10 @@ impl<const N: usize> Bits<N> {
     #[inline(always)]
     pub(crate) fn shl(self, s: u32) -> Self {
         debug_assert!(s > 0 && s < 64);
-        wide_when_four!(N, Bits(wide::narrow(wide::shl(wide::widen(self.0), s))));
+        wide_when_four!(
+            N,
+            Bits(wide::narrow(wide::shift::<true>(wide::widen(self.0), s)))
+        );
         let w = self.0;
         let mut out = [0; N];
         out[0] = w[0] << s;
@@ -220,7 +223,10 @@ impl<const N: usize> Bits<N> {
     #[inline(always)]
     pub(crate) fn shr(self, s: u32) -> Self {
         debug_assert!(s > 0 && s < 64);
-        wide_when_four!(N, Bits(wide::narrow(wide::shr(wide::widen(self.0), s))));
+        wide_when_four!(
+            N,
+            Bits(wide::narrow(wide::shift::<false>(wide::widen(self.0), s)))
+        );
         let w = self.0;
         let mut out = [0; N];
         for i in 0..N - 1 {

@@ -273,15 +273,12 @@ impl Sink for Tactical<'_> {
     ) {
         // Not called by the generator, which gives this sink its quiet
         // moves one by one (see `quiet_goal`); correct all the same.
-        let near = heads_reaching::<N, L>(heads, direction, group, self.goal);
-        if near.any() {
-            let goal = self.goal;
-            each_group_move::<N, L>(near, room, direction, group, |mv| {
-                if mv.destination().rank() == goal {
-                    self.moves.push(mv);
-                }
-            });
-        }
+        let goal = self.goal;
+        each_group_move::<N, L>(heads, room, direction, group, |mv| {
+            if mv.destination().rank() == goal {
+                self.moves.push(mv);
+            }
+        });
     }
 
     #[inline(always)]
