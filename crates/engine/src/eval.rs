@@ -188,7 +188,7 @@ fn costly_features(pos: &Position, skip_zero: Option<&Weights>, f: &mut [i32; TE
     let wanted = |term: usize| skip_zero.is_none_or(|w| w.values[term] != 0);
     let (us, them) = (pos.turn(), !pos.turn());
     if wanted(9) {
-        let (ours, theirs) = (pos.survey(us), pos.survey(them));
+        let (ours, theirs) = pos.survey_both();
         f[9] = ours.moves as i32 - theirs.moves as i32;
         f[10] = i32::from(ours.largest_capture);
         f[11] = i32::from(theirs.largest_capture);

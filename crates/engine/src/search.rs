@@ -188,6 +188,8 @@ pub struct Engine {
 impl Engine {
     /// A one-thread engine with a transposition table of about `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Engine {
+        // The evaluation's tables, before the first search rather than in it.
+        epaminondas_rules::build_tables();
         Engine {
             tt: TranspositionTable::new(hash_mb),
             memories: vec![ThreadMemory::new()],

@@ -14,6 +14,8 @@
 //! are handled one head at a time.
 
 use crate::bits::Bits;
+#[cfg(target_feature = "bmi2")]
+use crate::lines::{Line, LineTable};
 use crate::moves::{Move, MoveList};
 use crate::zobrist;
 use crate::{BoardSize, Color, Direction, Square, Symmetry};
@@ -388,6 +390,21 @@ impl<S: Sink, const N2: usize, const L2: u32> Sink for SymmetryFilter<'_, S, N2,
     }
 }
 
+/// The moves along one line of `len` squares (bit i is square i) for the
+/// side with `us`, against `them`: how many, and the most pieces one
+/// captures. Counted by the rank generator's own code, on a one-word board.
+#[cfg(target_feature = "bmi2")]
+pub(crate) fn line_survey(us: u64, them: u64, len: u8) -> (u64, u8) {
+    let mut survey = Survey::default();
+    let sides = Sides {
+        us: Bits([us]),
+        them: Bits([them]),
+        empty: Bits([0]),
+    };
+    Core::<1, 4>::rank_moves(&mut survey, &sides, len);
+    (survey.moves.0, survey.largest.0)
+}
+
 /// The square of bit `index` in a layout of stride `1 << L`.
 #[inline(always)]
 fn square_of<const L: u32>(index: usize) -> Square {
@@ -702,19 +719,22 @@ impl<const N: usize, const L: u32> Core<N, L> {
     ///   every other rank must already match its mirror rank.
     #[inline(always)]
     fn symmetry_matters(&self) -> bool {
+        self.symmetry_matters_for(self.turn)
+    }
+
+    /// [`Core::symmetry_matters`] with `mover` to move.
+    #[inline(always)]
+    fn symmetry_matters_for(&self, mover: Color) -> bool {
         match self.symmetry {
             Symmetry::Off => false,
             Symmetry::Mirror => {
-                let (us, them) = (
-                    self.pieces[self.turn.index()],
-                    self.pieces[(!self.turn).index()],
-                );
+                let (us, them) = (self.pieces[mover.index()], self.pieces[(!mover).index()]);
                 let (ours, theirs) = (us.count(), them.count());
                 if theirs < ours {
                     return false;
                 }
                 let ranks = u32::from(self.size.ranks());
-                let goal = u32::from(self.goal_rank(self.turn));
+                let goal = u32::from(self.goal_rank(mover));
                 let mirror = |rank: u32| ranks - 1 - rank;
                 let (arrived, waiting) = (Self::row(us, goal), Self::row(them, mirror(goal)));
                 let onto = theirs - ours <= 1
@@ -749,6 +769,72 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let mut survey = Survey::default();
         self.generate_for(color, &mut survey);
         (survey.moves.0, survey.largest.0)
+    }
+
+    /// [`Core::survey`] of White and of Black, in that order: from the
+    /// line table where it can be used (see [`crate::lines`]).
+    pub(crate) fn survey_both(&self) -> [(u64, u8); 2] {
+        #[cfg(target_feature = "bmi2")]
+        if L == 4 && N >= 3 && usize::from(self.size.ranks()) <= crate::lines::MAX_LEN {
+            return self.survey_both_by_lines();
+        }
+        [self.survey(Color::White), self.survey(Color::Black)]
+    }
+
+    /// [`Core::survey_both`] on a board of up to 15 files and 12 ranks: the
+    /// files and diagonals from the table, the ranks from the generator. A side that has
+    /// crossed has no moves, and one whose moves the symmetry rule may
+    /// restrict is surveyed by the generator, which applies the rule.
+    #[cfg(target_feature = "bmi2")]
+    fn survey_both_by_lines(&self) -> [(u64, u8); 2] {
+        use std::arch::x86_64::_pext_u64;
+        let table = LineTable::get();
+        let lines = table.lines(self.size.files(), self.size.ranks());
+        // SAFETY: PEXT needs BMI2, which the build enables (the cfg above).
+        let pext = |word: u64, mask: u64| unsafe { _pext_u64(word, mask) };
+        let gather = |bits: Bits<N>, line: &Line| {
+            (pext(bits.0[0], line.masks[0])
+                | pext(bits.0[1], line.masks[1]) << line.shifts[1]
+                | pext(bits.0[2], line.masks[2]) << line.shifts[2]) as usize
+        };
+        let [white, black] = self.pieces;
+        // White's moves in the low half, Black's in the high half.
+        let mut moves = 0u32;
+        let mut largest = [0u32; 2];
+        for line in lines {
+            let index = line.offset as usize
+                + table.ternary[gather(white, line)] as usize
+                + 2 * table.ternary[gather(black, line)] as usize;
+            let entry = table.entries[index];
+            moves += entry & 0x00FF_00FF;
+            largest[0] = largest[0].max((entry >> 8) & 0xFF);
+            largest[1] = largest[1].max(entry >> 24);
+        }
+        let mut surveys = [
+            (u64::from(moves & 0xFFFF), largest[0] as u8),
+            (u64::from(moves >> 16), largest[1] as u8),
+        ];
+        for color in [Color::White, Color::Black] {
+            let survey = &mut surveys[color.index()];
+            if self.goal_count(color) > self.goal_count(!color) {
+                *survey = (0, 0);
+            } else if self.symmetry_matters_for(color) {
+                *survey = self.survey(color);
+            } else {
+                let us = self.pieces[color.index()];
+                let them = self.pieces[(!color).index()];
+                let sides = Sides {
+                    us,
+                    them,
+                    empty: self.board.and_not(us | them),
+                };
+                let mut ranks = Survey::default();
+                Self::rank_moves(&mut ranks, &sides, self.size.files());
+                survey.0 += ranks.moves.0;
+                survey.1 = survey.1.max(ranks.largest.0);
+            }
+        }
+        surveys
     }
 
     /// The most pieces one move of `color` would capture if it were its turn.
@@ -842,7 +928,14 @@ impl<const N: usize, const L: u32> Core<N, L> {
     /// as occupied, ends every way at the edge of its rank.
     #[inline(always)]
     fn generate_horizontal<S: Sink>(&self, sink: &mut S, sides: &Sides<N>) {
-        let files = self.size.files();
+        Self::rank_moves(sink, sides, self.size.files());
+    }
+
+    /// [`Core::generate_horizontal`] on ranks of `files` squares: it needs
+    /// nothing but the pieces, so it also counts the moves along a single
+    /// line (see [`line_survey`]).
+    #[inline(always)]
+    fn rank_moves<S: Sink>(sink: &mut S, sides: &Sides<N>, files: u8) {
         let ranks_per_word = 64 >> L;
         // The first and the last padding bit of each rank of a word: a
         // blocker just past the last file, and one just before the first
@@ -868,7 +961,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
                 let room = ((occupied | east_edges) >> (high + 1)).trailing_zeros();
                 let enemies = (!(them >> (high + 1 + room))).trailing_zeros();
                 let file = |bit: u32| bit & (Self::STRIDE as u32 - 1);
-                self.line_moves(
+                Self::line_moves(
                     sink,
                     rank,
                     file(high),
@@ -886,7 +979,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
                     let enemies = (!(them << (63 - target))).leading_zeros();
                     (low - 1 - target, enemies)
                 };
-                self.line_moves(
+                Self::line_moves(
                     sink,
                     rank,
                     file(low),
@@ -919,7 +1012,6 @@ impl<const N: usize, const L: u32> Core<N, L> {
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn line_moves<S: Sink>(
-        &self,
         sink: &mut S,
         rank: u32,
         head: u32,

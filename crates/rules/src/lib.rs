@@ -37,6 +37,8 @@ mod board_size;
 mod color;
 mod core;
 pub mod diagram;
+#[cfg(target_feature = "bmi2")]
+mod lines;
 mod moves;
 pub mod notation;
 mod outcome;
@@ -57,4 +59,13 @@ pub use position::{PlayError, Position, PositionError, Survey};
 pub use record::{GameRecord, GameResult, RecordError};
 pub use setup::{ParsePositionError, Setup};
 pub use square::{Direction, MAX_DIMENSION, MIN_DIMENSION, ParseSquareError, Square};
+
+/// Builds now the tables the library otherwise builds on first use (the
+/// line table behind [`Position::survey_both`]: some tens of milliseconds),
+/// so that a program pays for them when it starts rather than in its first
+/// search. Calling it again does nothing.
+pub fn build_tables() {
+    #[cfg(target_feature = "bmi2")]
+    lines::LineTable::get();
+}
 pub use symmetry::{ParseSymmetryError, Symmetry};

@@ -273,6 +273,24 @@ impl Position {
         }
     }
 
+    /// [`Position::survey`] of both sides, as an evaluation needs them: the
+    /// side to move's, then the other side's. On boards of up to 15 files
+    /// and 12 ranks (the standard board among them), where the build has
+    /// BMI2, the files and diagonals are read from a table of line patterns,
+    /// which cut the engine's `bench` time by a fifth; the first call
+    /// builds the table (see [`crate::build_tables`]).
+    pub fn survey_both(&self) -> (Survey, Survey) {
+        let both = with_core!(self, c => c.survey_both());
+        let survey = |color: Color| {
+            let (moves, largest_capture) = both[color.index()];
+            Survey {
+                moves,
+                largest_capture,
+            }
+        };
+        (survey(self.turn()), survey(!self.turn()))
+    }
+
     /// The most enemy pieces one move of `color` would capture if it were
     /// its turn: [`Position::survey`]'s `largest_capture`, found faster
     /// since quiet moves are not looked at.

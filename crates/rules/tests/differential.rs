@@ -8,7 +8,8 @@
 //! starting positions, it checks for every position that:
 //! - `legal_moves()` is exactly the reference's set of moves (tail, direction,
 //!   group size, distance, captures), without duplicates;
-//! - `count_legal_moves()` equals the number of moves;
+//! - `count_legal_moves()` equals the number of moves, and `survey_both()`
+//!   the two sides' `survey`s;
 //! - every move is `is_legal`, lands where the reference says, and leads
 //!   (`play_unchecked`) to the reference's position, with a correct
 //!   incremental hash; `undo_unchecked` restores the position and its hash;
@@ -211,6 +212,19 @@ impl Checker {
                     got.len(),
                     expected.len()
                 ),
+            );
+        }
+
+        // Both sides' surveys at once (from the line table where the board
+        // allows) equal the survey of each side, which the move lists check.
+        let both = pos.survey_both();
+        let each = (pos.survey(pos.turn()), pos.survey(!pos.turn()));
+        let largest = lib.iter().map(|m| m.captures()).max().unwrap_or(0);
+        let listed = (lib.len() as u64, largest);
+        if both != each || (both.0.moves, both.0.largest_capture) != listed {
+            self.fail(
+                pos,
+                format!("survey_both() = {both:?}, but the sides' surveys are {each:?}"),
             );
         }
 

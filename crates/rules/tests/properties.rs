@@ -11,8 +11,9 @@
 //! - move `Display` strings are unique among a position's legal moves and
 //!   name the move's own tail, head and destination; moves survive
 //!   `to_bits` then `from_bits`;
-//! - the evaluation queries (survey: mobility and largest capture; links) agree with the
-//!   move list and a square-by-square count, for both colours.
+//! - the evaluation queries (survey: mobility and largest capture, also of
+//!   both sides at once; links) agree with the move list and a
+//!   square-by-square count, for both colours.
 
 mod reference;
 
@@ -241,6 +242,8 @@ proptest! {
                 let largest = moves.iter().map(|m| m.captures()).max().unwrap_or(0);
                 prop_assert_eq!(survey.largest_capture, largest);
                 prop_assert_eq!(pos.largest_capture(color), largest);
+                let (mover, other) = pos.survey_both();
+                prop_assert_eq!(if color == pos.turn() { mover } else { other }, survey);
                 // Links: neighbouring pairs counted square by square.
                 let size = pos.size();
                 let mut links = 0;
