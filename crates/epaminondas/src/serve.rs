@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use clap::Args;
 use epaminondas_server::clock::SystemClock;
-use epaminondas_server::service::{Service, Settings};
+use epaminondas_server::http::HttpConfig;
+use epaminondas_server::service::{RateLimits, Service, Settings};
 
 /// Arguments of `epaminondas serve`.
 #[derive(Args, Debug)]
@@ -25,13 +26,48 @@ pub struct ServeArgs {
     /// processes may share one PostgreSQL database).
     #[arg(long)]
     database: Option<String>,
-    /// Engine searches at once for games against the computer (default:
-    /// one less than the CPU cores, at least 1).
+    /// Engine searches at once, for games against the computer and
+    /// analyses together (default: one less than the CPU cores, at least 1).
     #[arg(long)]
     engine_workers: Option<usize>,
-    /// Sign-up attempts and failed sign-ins allowed per address per minute.
+    /// Of the engine workers, how many may run analyses; a game against the
+    /// computer stops an analysis rather than wait (default: half of the
+    /// workers, at least 1).
+    #[arg(long)]
+    analysis_workers: Option<usize>,
+    /// Sign-ups per address per minute, and failed sign-ins per address per
+    /// minute after which that address gets one try per account.
     #[arg(long, default_value_t = 30)]
     auth_rate: u32,
+    /// Guest accounts per address per minute.
+    #[arg(long, default_value_t = 30)]
+    guest_rate: u32,
+    /// A reverse proxy (address or CIDR network, e.g. 127.0.0.1 or
+    /// 10.0.0.0/8) whose `Forwarded` / `X-Forwarded-For` headers name the
+    /// client; repeat for several. Without it the peer address is the client.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    trusted_proxies: Vec<String>,
+    /// The site's public address (e.g. https://epaminondas.example.org):
+    /// with https the session cookie is `Secure` and HSTS is sent, and pages
+    /// from that origin may call the API through a proxy that rewrites Host.
+    #[arg(long)]
+    public_url: Option<String>,
+    /// Mark the session cookie `Secure` even without an https public URL
+    /// (the site is served over HTTPS by a proxy).
+    #[arg(long)]
+    secure_cookies: bool,
+}
+
+/// Reads a `--trusted-proxy` value: an address or a CIDR network.
+fn proxy_network(text: &str) -> Result<ipnet::IpNet, String> {
+    if let Ok(net) = text.parse::<ipnet::IpNet>() {
+        return Ok(net);
+    }
+    text.parse::<std::net::IpAddr>()
+        .map(ipnet::IpNet::from)
+        .map_err(|_| {
+            format!("--trusted-proxy {text:?}: expected an address or a network like 10.0.0.0/8")
+        })
 }
 
 fn data_dir(args: &ServeArgs) -> Result<PathBuf, String> {
@@ -57,13 +93,31 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         }
     };
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    let engine_workers = args
+        .engine_workers
+        .unwrap_or(cores.saturating_sub(1).max(1))
+        .max(1);
+    let mut http = HttpConfig::for_public_url(args.public_url.as_deref());
+    http.secure_cookies |= args.secure_cookies;
+    http.trusted_proxies = args
+        .trusted_proxies
+        .iter()
+        .map(|p| proxy_network(p))
+        .collect::<Result<_, _>>()?;
     let settings = Settings {
         database_url: url.clone(),
         clock: Arc::new(SystemClock),
-        auth_per_minute: args.auth_rate,
-        engine_workers: args
-            .engine_workers
-            .unwrap_or(cores.saturating_sub(1).max(1)),
+        limits: RateLimits {
+            signups_per_minute: args.auth_rate,
+            failures_per_address: args.auth_rate,
+            guests_per_minute: args.guest_rate,
+            ..RateLimits::default()
+        },
+        engine_workers,
+        analysis_workers: args
+            .analysis_workers
+            .unwrap_or(engine_workers.div_ceil(2))
+            .clamp(1, engine_workers),
         engine_time: Duration::from_millis(1500),
         sweep_every: Some(Duration::from_secs(1)),
     };
@@ -81,7 +135,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        epaminondas_server::serve(listener, service, shutdown)
+        epaminondas_server::serve(listener, service, http, shutdown)
             .await
             .map_err(|e| format!("server failed: {e}"))
     })

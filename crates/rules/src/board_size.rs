@@ -59,6 +59,16 @@ impl BoardSize {
         square.file() < self.files && square.rank() < self.ranks
     }
 
+    /// The board with files and ranks swapped: how a size written ranks
+    /// first (pbmserv's `ROWSxCOLS`) is read, `"8x10".parse::<BoardSize>()?.transposed()`
+    /// being 10 files by 8 ranks.
+    pub const fn transposed(self) -> BoardSize {
+        BoardSize {
+            files: self.ranks,
+            ranks: self.files,
+        }
+    }
+
     /// The squares of the board, rank 1 first, each rank from file `a`.
     pub fn all_squares(self) -> impl Iterator<Item = Square> {
         (0..self.ranks).flat_map(move |r| (0..self.files).filter_map(move |f| Square::new(f, r)))
@@ -113,7 +123,7 @@ impl FromStr for BoardSize {
 
     /// Reads `FILESxRANKS`, like `14x12` or `8X8`.
     fn from_str(s: &str) -> Result<BoardSize, BoardSizeError> {
-        let syntax = || BoardSizeError::Syntax(s.to_owned());
+        let syntax = || BoardSizeError::Syntax(crate::excerpt(s));
         let (files, ranks) = s.trim().split_once(['x', 'X', '×']).ok_or_else(syntax)?;
         let number = |t: &str| -> Result<u32, BoardSizeError> {
             if t.is_empty() || t.len() > 4 || !t.bytes().all(|b| b.is_ascii_digit()) {

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::ops::Not;
+use std::str::FromStr;
 
 /// One of the two players. White (also called Light, player 1) moves first
 /// from ranks 1 and 2; Black (Dark, player 2) starts on the top two ranks.
@@ -55,5 +56,52 @@ impl Not for Color {
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The text named neither side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseColorError(pub String);
+
+impl fmt::Display for ParseColorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown side '{}': expected white or black", self.0)
+    }
+}
+
+impl std::error::Error for ParseColorError {}
+
+impl FromStr for Color {
+    type Err = ParseColorError;
+
+    /// Reads `white` or `black` (or the letters `w` and `b`), in any case.
+    fn from_str(s: &str) -> Result<Color, ParseColorError> {
+        let s = s.trim();
+        Color::ALL
+            .into_iter()
+            .find(|c| {
+                c.name().eq_ignore_ascii_case(s) || s.eq_ignore_ascii_case(&c.letter().to_string())
+            })
+            .ok_or_else(|| ParseColorError(crate::excerpt(s)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_read_back_what_they_print() {
+        for color in Color::ALL {
+            assert_eq!(color.to_string().parse::<Color>(), Ok(color));
+            assert_eq!(color.letter().to_string().parse::<Color>(), Ok(color));
+        }
+        assert_eq!("BLACK".parse::<Color>(), Ok(Color::Black));
+        let err = "red".parse::<Color>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown side 'red': expected white or black"
+        );
+        assert!("".parse::<Color>().is_err());
     }
 }

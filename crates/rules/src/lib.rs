@@ -37,6 +37,7 @@ mod board_size;
 mod color;
 mod core;
 pub mod diagram;
+mod excerpt;
 #[cfg(target_feature = "bmi2")]
 mod lines;
 mod moves;
@@ -50,8 +51,9 @@ mod symmetry;
 mod zobrist;
 
 pub use board_size::{BoardSize, BoardSizeError};
-pub use color::Color;
+pub use color::{Color, ParseColorError};
 pub use diagram::Diagram;
+pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use moves::{Move, MoveList};
 pub use notation::{Dialect, IllegalMove, ParseDialectError, ParseMoveError};
 pub use outcome::{Outcome, WinReason};

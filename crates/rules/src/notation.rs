@@ -89,7 +89,7 @@ impl FromStr for Dialect {
         match s.trim().to_ascii_lowercase().as_str() {
             "standard" | "pbmserv" | "canonical" => Ok(Dialect::Standard),
             "rear-piece" | "rear" | "rearpiece" => Ok(Dialect::RearPiece),
-            _ => Err(ParseDialectError(s.to_owned())),
+            _ => Err(ParseDialectError(crate::excerpt(s))),
         }
     }
 }
@@ -190,16 +190,16 @@ impl<'a> Cursor<'a> {
     fn square(&mut self) -> Result<Square, SyntaxError> {
         let bytes = self.rest.as_bytes();
         if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
-            return Err(SyntaxError::ExpectedSquare(self.rest.to_owned()));
+            return Err(SyntaxError::ExpectedSquare(crate::excerpt(self.rest)));
         }
         let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 {
-            return Err(SyntaxError::ExpectedSquare(self.rest.to_owned()));
+            return Err(SyntaxError::ExpectedSquare(crate::excerpt(self.rest)));
         }
         let token = &self.rest[..1 + digits];
         let square = token
             .parse()
-            .map_err(|_| SyntaxError::BadSquare(token.to_owned()))?;
+            .map_err(|_| SyntaxError::BadSquare(crate::excerpt(token)))?;
         self.rest = &self.rest[token.len()..];
         Ok(square)
     }
@@ -224,7 +224,7 @@ impl FromStr for MoveText {
         cur.skip_spaces();
         let separator = cur
             .eat(&['-', '\u{2013}', 'x', 'X'])
-            .ok_or_else(|| SyntaxError::ExpectedDestination(cur.rest.to_owned()))?;
+            .ok_or_else(|| SyntaxError::ExpectedDestination(crate::excerpt(cur.rest)))?;
         cur.skip_spaces();
         let to = cur.square()?;
         cur.skip_spaces();
@@ -240,13 +240,13 @@ impl FromStr for MoveText {
                 .parse::<u8>()
                 .ok()
                 .filter(|&n| n > 0)
-                .ok_or_else(|| SyntaxError::BadCaptureMark(cur.rest.to_owned()))?;
+                .ok_or_else(|| SyntaxError::BadCaptureMark(crate::excerpt(cur.rest)))?;
             cur.rest = &cur.rest[digits..];
             mark = CaptureMark::Count(count);
         }
         cur.skip_spaces();
         if !cur.rest.is_empty() {
-            return Err(SyntaxError::Trailing(cur.rest.to_owned()));
+            return Err(SyntaxError::Trailing(crate::excerpt(cur.rest)));
         }
         Ok(MoveText {
             first,
@@ -606,7 +606,7 @@ impl Position {
     /// Reads a move of the side to move, reading the two-square form in `dialect`.
     pub fn parse_move_in(&self, text: &str, dialect: Dialect) -> Result<Move, ParseMoveError> {
         let parsed: MoveText = text.parse().map_err(|error| ParseMoveError::Syntax {
-            text: text.to_owned(),
+            text: crate::excerpt(text),
             error,
         })?;
         parsed
@@ -752,6 +752,19 @@ mod tests {
         ] {
             let err = pos.parse_move(text).unwrap_err().to_string();
             assert!(err.contains(token), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_huge_move_is_quoted_by_a_short_prefix() {
+        let pos = Position::standard();
+        for text in [
+            format!("a1-a2{}", "x".repeat(1 << 20)),
+            format!("a{}", "1".repeat(1 << 20)),
+            "z".repeat(1 << 20),
+        ] {
+            let err = pos.parse_move(&text).unwrap_err().to_string();
+            assert!(err.len() < 200, "{} bytes: {}", err.len(), &err[..200]);
         }
     }
 }

@@ -62,7 +62,8 @@ impl GameResult {
         }
     }
 
-    fn from_token(token: &str) -> Option<GameResult> {
+    /// The result a token names (`1-0`, `0-1`, `1/2-1/2` or `*`).
+    pub fn from_token(token: &str) -> Option<GameResult> {
         [
             GameResult::WhiteWins,
             GameResult::BlackWins,
@@ -351,13 +352,13 @@ impl GameRecord {
     /// and `Result` follow from the game and are refused.
     pub fn set_tag(&mut self, name: &str, value: &str) -> Result<(), RecordError> {
         if MANAGED_TAGS.contains(&name) {
-            return Err(RecordError::ManagedTag(name.to_owned()));
+            return Err(RecordError::ManagedTag(crate::excerpt(name)));
         }
         if !is_tag_name(name) {
-            return Err(RecordError::BadTagName(name.to_owned()));
+            return Err(RecordError::BadTagName(crate::excerpt(name)));
         }
         if value.chars().any(char::is_control) {
-            return Err(RecordError::BadTagValue(name.to_owned()));
+            return Err(RecordError::BadTagValue(crate::excerpt(name)));
         }
         self.put_tag(name, value);
         Ok(())
@@ -477,7 +478,7 @@ impl GameRecord {
             .map_err(|error| RecordError::Move {
                 number,
                 color,
-                text: text.to_owned(),
+                text: crate::excerpt(text),
                 error,
             })?;
         self.record(mv);
@@ -612,10 +613,10 @@ impl GameRecord {
             if trimmed.starts_with('[') {
                 let (name, value) = parse_tag(trimmed).ok_or_else(|| RecordError::BadTag {
                     line: i + 1,
-                    text: trimmed.to_owned(),
+                    text: crate::excerpt(trimmed),
                 })?;
                 if tags.iter().any(|(n, _)| *n == name) {
-                    return Err(RecordError::DuplicateTag(name));
+                    return Err(RecordError::DuplicateTag(crate::excerpt(&name)));
                 }
                 tags.push((name, value));
             } else {
@@ -656,7 +657,8 @@ impl GameRecord {
         };
         let tag_result = match tag("Result") {
             Some(v) => Some(
-                GameResult::from_token(v).ok_or_else(|| RecordError::BadResult(v.to_owned()))?,
+                GameResult::from_token(v)
+                    .ok_or_else(|| RecordError::BadResult(crate::excerpt(v)))?,
             ),
             None => None,
         };
@@ -675,7 +677,7 @@ impl GameRecord {
         let mut number: Option<String> = None;
         for token in tokens(&movetext) {
             if text_result.is_some() {
-                return Err(RecordError::AfterResult(token));
+                return Err(RecordError::AfterResult(crate::excerpt(&token)));
             }
             if let Some(result) = GameResult::from_token(&token) {
                 text_result = Some(result);
@@ -694,7 +696,7 @@ impl GameRecord {
                 continue;
             }
             if move_text.starts_with(['{', ';', '(']) {
-                return Err(RecordError::Unexpected(move_text.to_owned()));
+                return Err(RecordError::Unexpected(crate::excerpt(move_text)));
             }
             if let Some(found) = number.take() {
                 let (n, color) = record.next_number();
@@ -709,7 +711,10 @@ impl GameRecord {
                         Color::White => format!("{n}."),
                         Color::Black => format!("{n}..."),
                     };
-                    return Err(RecordError::MoveNumber { expected, found });
+                    return Err(RecordError::MoveNumber {
+                        expected,
+                        found: crate::excerpt(&found),
+                    });
                 }
             }
             record.push_text_in(move_text, dialect)?;

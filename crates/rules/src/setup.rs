@@ -44,6 +44,57 @@ impl Setup {
         }
     }
 
+    /// The position whose ranks are `rows`, top rank first, one character a
+    /// square (`w` White, `b` Black, `.` or `-` empty), with `turn` to move:
+    /// the board editor's format.
+    ///
+    /// ```
+    /// use epaminondas_rules::{Color, Setup};
+    /// let setup = Setup::from_rows(&["b...", "....", "....", "...w"], Color::White).unwrap();
+    /// assert_eq!(setup.to_string(), "b3/4/4/3w w");
+    /// assert_eq!(setup.rows(), ["b...", "....", "....", "...w"]);
+    /// ```
+    pub fn from_rows<S: AsRef<str>>(rows: &[S], turn: Color) -> Result<Setup, ParsePositionError> {
+        let max = usize::from(MAX_DIMENSION);
+        if rows.len() > max {
+            return Err(ParsePositionError::RankCount(rows.len()));
+        }
+        let mut cells = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let rank = rows.len() - i;
+            let mut cell_row = Vec::new();
+            for found in row.as_ref().chars() {
+                if cell_row.len() == max {
+                    return Err(ParsePositionError::FileCount(row.as_ref().chars().count()));
+                }
+                cell_row.push(match found {
+                    'w' | 'W' => Some(Color::White),
+                    'b' | 'B' => Some(Color::Black),
+                    '.' | '-' => None,
+                    found => return Err(ParsePositionError::UnknownSquare { found, rank }),
+                });
+            }
+            cells.push(cell_row);
+        }
+        let (size, pieces) = board_from_cells(cells)?;
+        Ok(Setup { size, pieces, turn })
+    }
+
+    /// The ranks, top rank first, one character a square: `w`, `b` or `.`
+    /// (the format [`Setup::from_rows`] reads).
+    pub fn rows(&self) -> Vec<String> {
+        let files = usize::from(self.size.files());
+        self.grid()
+            .chunks(files)
+            .rev()
+            .map(|rank| {
+                rank.iter()
+                    .map(|cell| cell.map_or('.', Color::letter))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The piece on each square, rank 1 first; later entries win where a square
     /// is listed twice, and squares off the board are left out.
     fn grid(&self) -> Vec<Option<Color>> {
@@ -107,6 +158,14 @@ pub enum ParsePositionError {
         /// The rank (1-based) it was found on.
         rank: usize,
     },
+    /// A square of a rank given as rows (see [`Setup::from_rows`]) is not
+    /// `w`, `b`, `.` or `-`.
+    UnknownSquare {
+        /// The character found.
+        found: char,
+        /// The rank (1-based) it was found on.
+        rank: usize,
+    },
     /// A number of empty squares is 0 or absurdly long.
     BadEmptyCount {
         /// The number as written.
@@ -144,6 +203,10 @@ impl fmt::Display for ParsePositionError {
                 f,
                 "unknown piece '{found}' at rank {rank}: expected w, b or a number of empty squares"
             ),
+            UnknownSquare { found, rank } => write!(
+                f,
+                "unknown square '{found}' at rank {rank}: expected w, b or . (empty)"
+            ),
             BadEmptyCount { text, rank } => {
                 write!(
                     f,
@@ -180,10 +243,10 @@ impl FromStr for Setup {
             None => return Err(ParsePositionError::MissingTurn),
             Some("w" | "W") => Color::White,
             Some("b" | "B") => Color::Black,
-            Some(other) => return Err(ParsePositionError::BadTurn(other.to_owned())),
+            Some(other) => return Err(ParsePositionError::BadTurn(crate::excerpt(other))),
         };
         if let Some(extra) = fields.next() {
-            return Err(ParsePositionError::TrailingText(extra.to_owned()));
+            return Err(ParsePositionError::TrailingText(crate::excerpt(extra)));
         }
         Ok(Setup { size, pieces, turn })
     }
@@ -221,7 +284,7 @@ fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePo
                         Ok(n) if n > 0 && !text.starts_with('0') => n,
                         _ => {
                             return Err(ParsePositionError::BadEmptyCount {
-                                text: text.to_owned(),
+                                text: crate::excerpt(text),
                                 rank,
                             });
                         }
@@ -238,6 +301,19 @@ fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePo
             }
         }
         cells.push(cell_row);
+    }
+    board_from_cells(cells)
+}
+
+/// The size and pieces of a board given as its ranks' cells, top rank first:
+/// the ranks must all be as wide, and the board from 4x4 to 26x26.
+fn board_from_cells(
+    cells: Vec<Vec<Option<Color>>>,
+) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePositionError> {
+    let max = usize::from(MAX_DIMENSION);
+    let ranks = cells.len();
+    if !(usize::from(MIN_DIMENSION)..=max).contains(&ranks) {
+        return Err(ParsePositionError::RankCount(ranks));
     }
     // The width most ranks agree on (the top rank's on a tie); the first rank
     // that differs is the one to blame.
@@ -331,5 +407,44 @@ mod tests {
         assert_eq!(s.size, BoardSize::new(26, 26).unwrap());
         assert_eq!(s.pieces.len(), 2);
         assert_eq!(s.turn, Color::Black);
+    }
+
+    #[test]
+    fn rows_read_and_print_the_editor_format() {
+        let rows = ["b.b.", "....", "-..-", ".w.w"];
+        let setup = Setup::from_rows(&rows, Color::Black).unwrap();
+        assert_eq!(setup.to_string(), "b1b1/4/4/1w1w b");
+        assert_eq!(setup.rows(), ["b.b.", "....", "....", ".w.w"]);
+        let start = Setup::start(BoardSize::new(5, 4).unwrap());
+        assert_eq!(Setup::from_rows(&start.rows(), Color::White), Ok(start));
+        let err = |rows: &[&str]| Setup::from_rows(rows, Color::White).unwrap_err();
+        assert_eq!(
+            err(&["w...", "....", "...x", "...."]),
+            ParsePositionError::UnknownSquare {
+                found: 'x',
+                rank: 2
+            }
+        );
+        assert_eq!(
+            err(&["....", ".....", "....", "...."]).to_string(),
+            "rank 3 has 5 squares, expected 4"
+        );
+        assert_eq!(
+            err(&["...", "...", "..."]),
+            ParsePositionError::RankCount(3)
+        );
+        assert_eq!(err(&[]), ParsePositionError::RankCount(0));
+        let wide = ".".repeat(1_000);
+        assert_eq!(
+            err(&[&wide, &wide, &wide, &wide]),
+            ParsePositionError::FileCount(1_000)
+        );
+    }
+
+    #[test]
+    fn errors_quote_only_a_prefix_of_long_input() {
+        let long = format!("4/4/4/4 {}", "x".repeat(10_000));
+        let message = long.parse::<Setup>().unwrap_err().to_string();
+        assert!(message.len() < 120, "{message}");
     }
 }

@@ -103,7 +103,9 @@ impl FromStr for Square {
 
     /// Reads `e5`, `E5`, `n12`: a letter then a rank from 1 to 26.
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        let err = || ParseSquareError { text: s.to_owned() };
+        let err = || ParseSquareError {
+            text: crate::excerpt(s),
+        };
         let bytes = s.as_bytes();
         let (&letter, digits) = bytes.split_first().ok_or_else(err)?;
         if !letter.is_ascii_alphabetic()

@@ -65,6 +65,6 @@ impl FromStr for Symmetry {
         Symmetry::ALL
             .into_iter()
             .find(|o| o.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| ParseSymmetryError(s.to_owned()))
+            .ok_or_else(|| ParseSymmetryError(crate::excerpt(s)))
     }
 }

@@ -1,13 +1,11 @@
-//! The analysis board: any position (from text, a record or the editor) and
-//! a line of moves from it, replayed by the rules for a client to step
-//! through, and searched by the engine on request.
+//! The analysis board's lines: any position (from position text, the
+//! editor's rows or a board's start) and moves from it, replayed by the
+//! rules library, which decides and explains every refusal.
 
-use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Setup, Square, Symmetry};
+use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Setup, Symmetry};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use crate::board::{move_view, position_view};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{Error, Result};
 
 /// A position and a line of moves from it. The position is one of: `start`
 /// (position text), `rows` with `turn` (from the editor), or the starting
@@ -30,114 +28,69 @@ pub struct Line {
     pub moves: Vec<String>,
 }
 
+/// The most moves a line may have (the longest real games are a few
+/// hundred moves).
+const MAX_MOVES: usize = 2_000;
+
 impl Line {
     /// The position the line starts from.
-    pub fn start_position(&self) -> ApiResult<Position> {
+    pub fn start_position(&self) -> Result<Position> {
+        let invalid = |e: &dyn std::fmt::Display| Error::invalid(e.to_string());
         let symmetry = match &self.symmetry {
-            Some(text) => text
-                .parse::<Symmetry>()
-                .map_err(|e| ApiError::bad(e.to_string()))?,
+            Some(text) => text.parse::<Symmetry>().map_err(|e| invalid(&e))?,
             None => Symmetry::default(),
         };
         let setup = match (&self.start, &self.rows, &self.board) {
             (Some(_), Some(_), _) => {
-                return Err(ApiError::bad("give either start or rows, not both"));
+                return Err(Error::invalid("give either start or rows, not both"));
             }
             (Some(text), None, _) => text
                 .parse::<Setup>()
-                .map_err(|e| ApiError::bad(format!("the position {text:?}: {e}")))?,
-            (None, Some(rows), _) => setup_from_rows(rows, self.turn.as_deref())?,
-            (None, None, Some(board)) => Setup::start(
-                board
-                    .parse::<BoardSize>()
-                    .map_err(|e| ApiError::bad(format!("board {board:?}: {e}")))?,
-            ),
+                .map_err(|e| Error::invalid(format!("the position cannot be read: {e}")))?,
+            (None, Some(rows), _) => {
+                let turn = match &self.turn {
+                    Some(text) => text.parse::<Color>().map_err(|e| invalid(&e))?,
+                    None => Color::White,
+                };
+                Setup::from_rows(rows, turn).map_err(|e| invalid(&e))?
+            }
+            (None, None, Some(board)) => {
+                Setup::start(board.parse::<BoardSize>().map_err(|e| invalid(&e))?)
+            }
             (None, None, None) => Setup::start(BoardSize::STANDARD),
         };
         Position::from_setup(&setup, symmetry)
-            .map_err(|e| ApiError::bad(format!("that position cannot be played: {e}")))
+            .map_err(|e| Error::invalid(format!("that position cannot be played: {e}")))
     }
 
     /// The line as a record: every move checked by the rules. An illegal
-    /// move is refused with its number.
-    pub fn replay(&self) -> ApiResult<GameRecord> {
+    /// move is refused with its number and the rules' reason.
+    pub fn replay(&self) -> Result<GameRecord> {
+        if self.moves.len() > MAX_MOVES {
+            return Err(Error::invalid(format!(
+                "a line has at most {MAX_MOVES} moves"
+            )));
+        }
         let mut record = GameRecord::new(self.start_position()?);
         for text in &self.moves {
             record
                 .push_text(text)
-                .map_err(|e| ApiError::bad(e.to_string()))?;
+                .map_err(|e| Error::invalid(e.to_string()))?;
         }
         Ok(record)
     }
 }
 
-/// The position of an editor's `rows` (top rank first) with `turn` to move.
-fn setup_from_rows(rows: &[String], turn: Option<&str>) -> ApiResult<Setup> {
-    let ranks = u8::try_from(rows.len()).map_err(|_| ApiError::bad("too many rows"))?;
-    let files = rows.first().map_or(0, |r| r.chars().count());
-    if rows.iter().any(|r| r.chars().count() != files) {
-        return Err(ApiError::bad(
-            "every row must have the same number of squares",
-        ));
-    }
-    let files = u8::try_from(files).map_err(|_| ApiError::bad("rows are too long"))?;
-    let size = BoardSize::new(files, ranks)
-        .map_err(|e| ApiError::bad(format!("a board of {files}x{ranks}: {e}")))?;
-    let turn = match turn.unwrap_or("white") {
-        "white" | "w" => Color::White,
-        "black" | "b" => Color::Black,
-        other => {
-            return Err(ApiError::bad(format!("turn {other:?}: use white or black")));
-        }
-    };
-    let mut pieces = Vec::new();
-    for (from_top, row) in rows.iter().enumerate() {
-        let rank = ranks - 1 - from_top as u8;
-        for (file, c) in row.chars().enumerate() {
-            let color = match c {
-                'w' | 'W' => Color::White,
-                'b' | 'B' => Color::Black,
-                '.' | '-' => continue,
-                other => {
-                    return Err(ApiError::bad(format!(
-                        "square {other:?} in a row: use w, b or ."
-                    )));
-                }
-            };
-            let square = Square::new(file as u8, rank)
-                .ok_or_else(|| ApiError::bad("a square is off the board"))?;
-            pieces.push((square, color));
-        }
-    }
-    Ok(Setup { size, pieces, turn })
-}
-
-/// What a client needs to show a line: where it starts, its moves, and the
-/// position at its end with the legal moves there.
-pub fn line_view(record: &GameRecord) -> Value {
-    let mut state = position_view(record.position());
-    state["last"] = record
-        .moves()
-        .last()
-        .map_or(Value::Null, |&mv| move_view(mv));
-    json!({
-        "start": record.start().to_setup().to_string(),
-        "symmetry": record.start().symmetry().name(),
-        "moves": record.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        "result": record.result().token(),
-        "state": state,
-    })
-}
-
-/// Reads a game record (in any dialect the rules read) into a line.
-pub fn read_record(text: &str) -> ApiResult<GameRecord> {
+/// Reads a game record (in any dialect the rules read).
+pub fn read_record(text: &str) -> Result<GameRecord> {
     text.parse::<GameRecord>()
-        .map_err(|e| ApiError::bad(format!("the record: {e}")))
+        .map_err(|e| Error::invalid(format!("the record: {e}")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
 
     fn line(json: Value) -> Line {
         serde_json::from_value(json).unwrap()
@@ -148,22 +101,32 @@ mod tests {
         let record = line(json!({"board": "8x8", "moves": ["a2-a3", "a7-a6"]}))
             .replay()
             .unwrap();
-        let view = line_view(&record);
-        assert_eq!(view["moves"], json!(["a2-a3", "a7-a6"]));
-        assert_eq!(view["state"]["turn"], "white");
-        assert_eq!(view["state"]["last"]["to"], "a6");
+        assert_eq!(record.moves().len(), 2);
+        assert_eq!(record.position().turn(), Color::White);
     }
 
     #[test]
     fn bad_lines_are_refused_with_a_reason() {
         let illegal = line(json!({"board": "8x8", "moves": ["a2-a3", "a2-a3"]})).replay();
         assert!(illegal.unwrap_err().to_string().contains("a2-a3"));
-        let uneven = line(json!({"rows": ["w.", "b"]})).replay();
-        assert!(uneven.unwrap_err().to_string().contains("same number"));
+        let uneven = line(json!({"rows": ["w...", "b...", "...", "...."]})).replay();
+        assert!(
+            uneven
+                .unwrap_err()
+                .to_string()
+                .contains("rank 2 has 3 squares")
+        );
         let letter = line(json!({"rows": ["wx..", "....", "....", "b..."]})).start_position();
         assert!(letter.unwrap_err().to_string().contains("'x'"));
         let both = line(json!({"start": "8/8 w", "rows": ["w"]})).start_position();
         assert!(both.is_err());
+        let turn = line(json!({"rows": ["b...", "....", "....", "...w"], "turn": "red"}));
+        assert!(
+            turn.start_position()
+                .unwrap_err()
+                .to_string()
+                .contains("'red'")
+        );
     }
 
     #[test]
@@ -179,6 +142,6 @@ mod tests {
         };
         let pos = line.start_position().unwrap();
         assert_eq!(pos.turn(), Color::Black);
-        assert_eq!(crate::board::rows(&pos), rows);
+        assert_eq!(pos.to_setup().rows(), rows);
     }
 }

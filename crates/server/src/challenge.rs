@@ -1,14 +1,16 @@
 //! Challenges: an invitation to a game, to a named player or as an open
-//! seek anyone may accept, with the game's options.
+//! seek anyone may accept, with the game's options. A game exists only once
+//! the other player has accepted.
 
-use epaminondas_rules::{BoardSize, Color, Symmetry};
-use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+use epaminondas_rules::{BoardSize, Color, Symmetry, excerpt};
 
 use crate::game::{Player, TimeControl};
 
 /// Which side the challenger takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColorChoice {
     /// White (moves first).
     White,
@@ -19,6 +21,9 @@ pub enum ColorChoice {
 }
 
 impl ColorChoice {
+    /// Every choice.
+    pub const ALL: [ColorChoice; 3] = [ColorChoice::White, ColorChoice::Black, ColorChoice::Random];
+
     /// The name in the API and the database.
     pub fn name(self) -> &'static str {
         match self {
@@ -26,13 +31,6 @@ impl ColorChoice {
             ColorChoice::Black => "black",
             ColorChoice::Random => "random",
         }
-    }
-
-    /// The choice named `name`.
-    pub fn from_name(name: &str) -> Option<ColorChoice> {
-        [ColorChoice::White, ColorChoice::Black, ColorChoice::Random]
-            .into_iter()
-            .find(|c| c.name() == name)
     }
 
     /// The challenger's colour, `coin` deciding a random choice.
@@ -46,10 +44,87 @@ impl ColorChoice {
     }
 }
 
+impl fmt::Display for ColorChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ColorChoice {
+    type Err = String;
+
+    /// Reads `white`, `black` or `random` (or what the rules library reads
+    /// as a colour, like `w` and `b`).
+    fn from_str(s: &str) -> Result<ColorChoice, String> {
+        if s.trim().eq_ignore_ascii_case("random") {
+            return Ok(ColorChoice::Random);
+        }
+        match s.parse::<Color>() {
+            Ok(Color::White) => Ok(ColorChoice::White),
+            Ok(Color::Black) => Ok(ColorChoice::Black),
+            Err(_) => Err(format!(
+                "colour {:?}: use white, black or random",
+                excerpt(s)
+            )),
+        }
+    }
+}
+
+/// Where a challenge stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChallengeStatus {
+    /// Waiting for an answer.
+    Open,
+    /// Accepted: the game began.
+    Accepted,
+    /// Declined by the challenged player.
+    Declined,
+    /// Withdrawn by the challenger (or closed with the account).
+    Canceled,
+}
+
+impl ChallengeStatus {
+    /// Every status.
+    pub const ALL: [ChallengeStatus; 4] = [
+        ChallengeStatus::Open,
+        ChallengeStatus::Accepted,
+        ChallengeStatus::Declined,
+        ChallengeStatus::Canceled,
+    ];
+
+    /// The name in the API and the database.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChallengeStatus::Open => "open",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Canceled => "canceled",
+        }
+    }
+}
+
+impl fmt::Display for ChallengeStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ChallengeStatus {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ChallengeStatus, String> {
+        ChallengeStatus::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("unknown challenge status {:?}", excerpt(s)))
+    }
+}
+
 /// A challenge and its state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Challenge {
-    /// Its number.
+    /// Its number: taken from the same sequence as board numbers, so that a
+    /// number names either a challenge or a game, never both.
     pub id: i64,
     /// Who made it.
     pub challenger: Player,
@@ -65,31 +140,34 @@ pub struct Challenge {
     pub rated: bool,
     /// The time control.
     pub control: TimeControl,
-    /// `open`, `accepted`, `declined` or `canceled`.
-    pub status: String,
+    /// Where it stands.
+    pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game_id: Option<i64>,
     /// When it was made.
     pub created_at: i64,
 }
 
-impl Challenge {
-    /// The challenge as the API shows it.
-    pub fn view(&self) -> serde_json::Value {
-        serde_json::json!({
-            "id": self.id,
-            "challenger": self.challenger.name,
-            "opponent": self.target.as_ref().map(|p| p.name.clone()),
-            "board": self.size.to_string(),
-            "files": self.size.files(),
-            "ranks": self.size.ranks(),
-            "symmetry": self.symmetry.name(),
-            "color": self.color.name(),
-            "rated": self.rated,
-            "time": self.control,
-            "status": self.status,
-            "game": self.game_id,
-            "created_at": self.created_at,
-        })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_and_statuses_read_back() {
+        for choice in ColorChoice::ALL {
+            assert_eq!(choice.to_string().parse::<ColorChoice>(), Ok(choice));
+        }
+        assert_eq!("B".parse::<ColorChoice>(), Ok(ColorChoice::Black));
+        assert!(
+            "green"
+                .parse::<ColorChoice>()
+                .unwrap_err()
+                .contains("random")
+        );
+        for status in ChallengeStatus::ALL {
+            assert_eq!(status.name().parse::<ChallengeStatus>(), Ok(status));
+        }
+        assert_eq!(ColorChoice::Random.resolve(true), Color::White);
+        assert_eq!(ColorChoice::Random.resolve(false), Color::Black);
     }
 }

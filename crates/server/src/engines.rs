@@ -1,49 +1,201 @@
-//! The engine workers that play the computer's moves and analyse positions:
-//! a bounded pool, so that however many games against the computer run,
-//! searches never take more than their share of the CPU and requests stay
-//! fast.
+//! The engine workers that play the computer's moves and analyse positions.
+//!
+//! At most `workers` searches run at once, so that however many games
+//! against the computer run, searches never take more than their share of
+//! the CPU. Games against the computer come first: an analysis may use at
+//! most `analysis_slots` of the workers, starts only when no game is
+//! waiting, and is stopped (ending with the best move found so far) the
+//! moment a game needs its worker. So a game's move never waits behind an
+//! analysis, however many analyses are asked for.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use epaminondas_engine::{Engine, Level, Limits, SearchInfo, score};
+use epaminondas_engine::{Engine, Level, Limits, SearchResult};
 use epaminondas_rules::{Move, Position};
-use serde_json::{Value, json};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Notify, mpsc};
 
 /// Transposition-table size per worker, in MiB.
 const HASH_MB: usize = 16;
 
-/// Searches at most `workers` positions at once; the rest wait their turn.
+/// One completed iteration of an analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The depth in plies.
+    pub depth: u32,
+    /// The score for the side to move (see [`epaminondas_engine::score`]).
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The best line.
+    pub pv: Vec<Move>,
+}
+
+/// How an analysis ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Analysed {
+    /// It used its time, or stopped because its client went away.
+    Done(SearchResult),
+    /// A game against the computer needed the worker: the search stopped
+    /// early with what it had found.
+    Preempted(SearchResult),
+    /// The search could not run (the worker failed).
+    Failed,
+}
+
+struct PoolState {
+    games_running: usize,
+    games_waiting: usize,
+    /// The stop flags of the running analyses, oldest first.
+    analyses: Vec<Arc<AtomicBool>>,
+    idle: Vec<Engine>,
+}
+
+struct Shared {
+    state: Mutex<PoolState>,
+    changed: Notify,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, PoolState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The pool of engine workers.
 pub struct EnginePool {
-    permits: Semaphore,
-    idle: Mutex<Vec<Engine>>,
+    shared: Arc<Shared>,
+    workers: usize,
+    analysis_slots: usize,
     full_strength_time: Duration,
 }
 
+/// A worker held for a game's move; given back when dropped.
+struct GameSlot(Arc<Shared>);
+
+impl Drop for GameSlot {
+    fn drop(&mut self) {
+        self.0.lock().games_running -= 1;
+        self.0.changed.notify_waiters();
+    }
+}
+
+/// Counts a game as waiting until it gets a worker (or gives up).
+struct Waiting<'a>(&'a Shared);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.lock().games_waiting -= 1;
+    }
+}
+
+/// A worker held for an analysis; given back when dropped.
+pub struct AnalysisSlot {
+    shared: Arc<Shared>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for AnalysisSlot {
+    fn drop(&mut self) {
+        let mut state = self.shared.lock();
+        state.analyses.retain(|flag| !Arc::ptr_eq(flag, &self.stop));
+        drop(state);
+        self.shared.changed.notify_waiters();
+    }
+}
+
 impl EnginePool {
-    /// A pool of `workers` searches at once; level 10 thinks for
+    /// A pool of `workers` searches at once, of which at most
+    /// `analysis_slots` may be analyses; level 10 thinks for
     /// `full_strength_time` per move, lower levels are limited by nodes.
-    pub fn new(workers: usize, full_strength_time: Duration) -> EnginePool {
+    pub fn new(workers: usize, analysis_slots: usize, full_strength_time: Duration) -> EnginePool {
+        let workers = workers.max(1);
         EnginePool {
-            permits: Semaphore::new(workers.max(1)),
-            idle: Mutex::new(Vec::new()),
+            shared: Arc::new(Shared {
+                state: Mutex::new(PoolState {
+                    games_running: 0,
+                    games_waiting: 0,
+                    analyses: Vec::new(),
+                    idle: Vec::new(),
+                }),
+                changed: Notify::new(),
+            }),
+            workers,
+            analysis_slots: analysis_slots.clamp(1, workers),
             full_strength_time,
         }
     }
 
-    /// Runs `work` with an engine of the pool on a blocking thread, once a
-    /// worker is free. `None` if the pool is closed or the work panicked.
-    async fn with_engine<T: Send + 'static>(
+    fn lock(&self) -> MutexGuard<'_, PoolState> {
+        self.shared.lock()
+    }
+
+    /// Waits for a worker for a game, stopping analyses to free one.
+    async fn game_slot(&self) -> GameSlot {
+        self.lock().games_waiting += 1;
+        let _waiting = Waiting(&self.shared);
+        loop {
+            let notified = self.shared.changed.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            {
+                let mut state = self.lock();
+                if state.games_running + state.analyses.len() < self.workers {
+                    state.games_running += 1;
+                    return GameSlot(self.shared.clone());
+                }
+                // Leave the analyses only the workers no game wants.
+                let keep = self
+                    .workers
+                    .saturating_sub(state.games_running + state.games_waiting);
+                for flag in state.analyses.iter().skip(keep) {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            }
+            notified.await;
+        }
+    }
+
+    /// A worker for an analysis, if one is free within `wait` (and no game
+    /// is waiting for one).
+    pub async fn analysis_slot(&self, wait: Duration) -> Option<AnalysisSlot> {
+        let give_up = tokio::time::Instant::now() + wait;
+        loop {
+            let notified = self.shared.changed.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            {
+                let mut state = self.lock();
+                if state.games_waiting == 0
+                    && state.analyses.len() < self.analysis_slots
+                    && state.games_running + state.analyses.len() < self.workers
+                {
+                    let stop = Arc::new(AtomicBool::new(false));
+                    state.analyses.push(stop.clone());
+                    return Some(AnalysisSlot {
+                        shared: self.shared.clone(),
+                        stop,
+                    });
+                }
+            }
+            if tokio::time::timeout_at(give_up, notified).await.is_err() {
+                return None;
+            }
+        }
+    }
+
+    /// Runs `work` with an engine of the pool on a blocking thread. `None`
+    /// if the work panicked.
+    async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce(&mut Engine) -> T + Send + 'static,
     ) -> Option<T> {
-        let _permit = self.permits.acquire().await.ok()?;
         let engine = self
-            .idle
             .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+            .idle
             .pop()
             .unwrap_or_else(|| Engine::new(HASH_MB));
         let (engine, out) = tokio::task::spawn_blocking(move || {
@@ -53,22 +205,20 @@ impl EnginePool {
         })
         .await
         .ok()?;
-        self.idle
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(engine);
+        self.lock().idle.push(engine);
         Some(out)
     }
 
     /// The move the engine plays in `pos` at `level` (`None` without a
-    /// legal move).
+    /// legal move). Never waits behind an analysis.
     pub async fn choose(&self, pos: Position, level: Level) -> Option<Move> {
+        let _slot = self.game_slot().await;
         let limits = Limits {
             nodes: level.node_cap(),
             movetime: Some(self.full_strength_time),
             ..Limits::default()
         };
-        self.with_engine(move |engine| {
+        self.run(move |engine| {
             let found = engine.search(&pos, &limits, &AtomicBool::new(false), |_| {});
             level.choose(&pos, found.best)
         })
@@ -76,51 +226,85 @@ impl EnginePool {
         .flatten()
     }
 
-    /// Searches `pos` at full strength for `time`, sending each completed
-    /// iteration to `progress` as [`info_view`] JSON, then a last message
-    /// with `"done": true` and the best move. Stops early once `progress`
-    /// is closed (the client went away).
+    /// Searches `pos` at full strength for `time` on the worker `slot`
+    /// holds, sending each completed iteration to `progress`. Stops early
+    /// once `progress` is closed (the client went away) or a game needs the
+    /// worker.
     pub async fn analyse(
         &self,
+        slot: AnalysisSlot,
         pos: Position,
         time: Duration,
-        progress: mpsc::UnboundedSender<Value>,
-    ) {
+        progress: mpsc::UnboundedSender<Iteration>,
+    ) -> Analysed {
         let limits = Limits::movetime(time);
-        let sender = progress.clone();
-        let searched = self
-            .with_engine(move |engine| {
-                let stop = AtomicBool::new(false);
+        let stop = slot.stop.clone();
+        let preempted = slot.stop.clone();
+        let found = self
+            .run(move |engine| {
                 engine.search(&pos, &limits, &stop, |info| {
-                    if sender.send(info_view(info)).is_err() {
+                    let iteration = Iteration {
+                        depth: info.depth,
+                        score: info.score,
+                        nodes: info.nodes,
+                        elapsed: info.elapsed,
+                        pv: info.pv.to_vec(),
+                    };
+                    if progress.send(iteration).is_err() {
                         stop.store(true, Ordering::Relaxed);
                     }
                 })
             })
             .await;
-        let last = match searched {
-            Some(found) => json!({
-                "done": true,
-                "best": found.best.map(|m| m.to_string()),
-                "depth": found.depth,
-                "score": score::format(found.score),
-                "nodes": found.nodes,
-                "pv": found.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-            }),
-            None => json!({"done": true, "error": "the engine stopped"}),
-        };
-        let _ = progress.send(last);
+        drop(slot);
+        match found {
+            // The flag is also set when the client went away, but then
+            // nobody reads the answer.
+            Some(found) if preempted.load(Ordering::Relaxed) => Analysed::Preempted(found),
+            Some(found) => Analysed::Done(found),
+            None => Analysed::Failed,
+        }
     }
 }
 
-/// One completed iteration of a search, for a client: depth, score (as UGI
-/// writes it: `cp N`, `win N`, `loss N`), nodes, time and best line.
-pub fn info_view(info: &SearchInfo<'_>) -> Value {
-    json!({
-        "depth": info.depth,
-        "score": score::format(info.score),
-        "nodes": info.nodes,
-        "elapsed_ms": info.elapsed.as_millis() as u64,
-        "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-    })
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A game's move does not wait for a long analysis on the only worker:
+    /// the analysis is stopped and says so.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_preempts_an_analysis() {
+        let pool = Arc::new(EnginePool::new(1, 1, Duration::from_millis(100)));
+        let slot = pool
+            .analysis_slot(Duration::ZERO)
+            .await
+            .expect("a free worker");
+        assert!(
+            pool.analysis_slot(Duration::from_millis(50))
+                .await
+                .is_none(),
+            "one analysis at a time here"
+        );
+        let (tx, _rx) = mpsc::unbounded_channel();
+        let analysis = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                let started = Instant::now();
+                let end = pool
+                    .analyse(slot, Position::standard(), Duration::from_secs(30), tx)
+                    .await;
+                (end, started.elapsed())
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let started = Instant::now();
+        let level = Level::new(1).unwrap();
+        assert!(pool.choose(Position::standard(), level).await.is_some());
+        assert!(started.elapsed() < Duration::from_secs(10));
+        let (end, took) = analysis.await.unwrap();
+        assert!(matches!(end, Analysed::Preempted(_)), "{end:?}");
+        assert!(took < Duration::from_secs(20), "stopped early: {took:?}");
+    }
 }

@@ -1,14 +1,16 @@
 //! A game on the server: who plays, under what time control, the moves, the
 //! clocks and pending offers, and the changes players can make to it. Pure
-//! logic with no storage: the rules library decides every rule question;
-//! the caller persists the changed game.
+//! logic with no storage, no HTTP and no JSON: the rules library decides
+//! every rule question, refusals are [`GameError`]s, and the caller
+//! persists the changed game and shows it in its own form.
+
+use std::fmt;
+use std::str::FromStr;
 
 use epaminondas_rules::{
-    BoardSize, Color, GameRecord, GameResult, Move, Position, Symmetry, WinReason,
+    BoardSize, Color, GameRecord, GameResult, Move, ParseMoveError, Position, Symmetry, WinReason,
 };
 use serde::{Deserialize, Serialize};
-
-use crate::error::{ApiError, ApiResult};
 
 /// Milliseconds in a day.
 pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -33,6 +35,17 @@ pub enum TimeControl {
         /// Added after each move, in milliseconds.
         increment_ms: i64,
     },
+}
+
+/// A time control with numbers outside what the server offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// Correspondence days per move outside 1 to 60.
+    #[error("days per move must be 1 to 60")]
+    Days,
+    /// A live clock outside 1 s to 180 min, or an increment outside 0 to 600 s.
+    #[error("live time must be 1 second to 180 minutes, with an increment of 0 to 600 seconds")]
+    Live,
 }
 
 impl TimeControl {
@@ -71,11 +84,11 @@ impl TimeControl {
         }
     }
 
-    /// Checks the numbers are sensible.
-    pub fn validate(self) -> ApiResult<TimeControl> {
+    /// Checks the numbers are within what the server offers.
+    pub fn validate(self) -> Result<TimeControl, TimeControlError> {
         match self {
             TimeControl::Correspondence { days_per_move } if !(1..=60).contains(&days_per_move) => {
-                Err(ApiError::bad("days per move must be 1 to 60"))
+                Err(TimeControlError::Days)
             }
             TimeControl::Live {
                 initial_ms,
@@ -83,9 +96,7 @@ impl TimeControl {
             } if !(1_000..=3 * 60 * 60 * 1000).contains(&initial_ms)
                 || !(0..=10 * 60 * 1000).contains(&increment_ms) =>
             {
-                Err(ApiError::bad(
-                    "live time must be 1 second to 180 minutes, with an increment of 0 to 600 seconds",
-                ))
+                Err(TimeControlError::Live)
             }
             other => Ok(other),
         }
@@ -93,7 +104,7 @@ impl TimeControl {
 }
 
 /// A registered player, as games and challenges name them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     /// The account's number.
     pub id: i64,
@@ -129,7 +140,7 @@ impl Seat {
 }
 
 /// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// More pieces on the goal rank at the start of the winner's turn.
@@ -146,6 +157,15 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// Every reason.
+    pub const ALL: [EndReason; 5] = [
+        EndReason::Crossing,
+        EndReason::NoMoves,
+        EndReason::Resignation,
+        EndReason::Agreement,
+        EndReason::Time,
+    ];
+
     /// The name stored in the database and sent in the API.
     pub fn name(self) -> &'static str {
         match self {
@@ -156,18 +176,23 @@ impl EndReason {
             EndReason::Time => "time",
         }
     }
+}
 
-    /// The reason named `name`.
-    pub fn from_name(name: &str) -> Option<EndReason> {
-        [
-            EndReason::Crossing,
-            EndReason::NoMoves,
-            EndReason::Resignation,
-            EndReason::Agreement,
-            EndReason::Time,
-        ]
-        .into_iter()
-        .find(|r| r.name() == name)
+impl fmt::Display for EndReason {
+    /// The reason in words: `crossing`, `no moves`, `resignation` ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name().replace('_', " "))
+    }
+}
+
+impl FromStr for EndReason {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EndReason, String> {
+        EndReason::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("unknown end reason {s:?}"))
     }
 }
 
@@ -183,6 +208,81 @@ pub enum Status {
         /// Why.
         reason: EndReason,
     },
+}
+
+/// What an offer asks the opponent to agree to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Ending the game drawn.
+    Draw,
+    /// Taking back the last move.
+    Takeback,
+}
+
+/// A draw or takeback offer, or an answer to one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferAction {
+    /// Make the offer (or accept the opponent's, for draws).
+    Offer,
+    /// Accept the opponent's.
+    Accept,
+    /// Decline the opponent's.
+    Decline,
+}
+
+/// Why a change to a game was refused. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The game has ended.
+    #[error("game {id} is over ({result}, {reason})")]
+    Over {
+        /// The game.
+        id: i64,
+        /// Its result.
+        result: GameResult,
+        /// Why it ended.
+        reason: EndReason,
+    },
+    /// The side to move ran out of time before this change; the game is
+    /// now over on time.
+    #[error("time ran out: {loser} lost game {id} on time")]
+    TimeRanOut {
+        /// The game.
+        id: i64,
+        /// The side that ran out.
+        loser: Color,
+    },
+    /// A move or answer from the side not to move.
+    #[error("it is not your turn: {to_move} is to move")]
+    NotYourTurn {
+        /// The side to move.
+        to_move: Color,
+    },
+    /// The move was sent against an older position (pbmserv's `#moveno`
+    /// guard, the API's `ply`).
+    #[error(
+        "stale move number: the move was sent for move {} but the game is at move {}",
+        sent + 1,
+        played + 1
+    )]
+    StaleMove {
+        /// Moves played when the sender looked.
+        sent: usize,
+        /// Moves played now.
+        played: usize,
+    },
+    /// The rules refuse the move; the rules library says why.
+    #[error("{0}")]
+    IllegalMove(ParseMoveError),
+    /// An offer the player has already made.
+    #[error("you have already {}", match .0 { Offer::Draw => "offered a draw", Offer::Takeback => "asked for a takeback" })]
+    AlreadyOffered(Offer),
+    /// An answer to an offer the opponent has not made.
+    #[error("there is no {} from your opponent", match .0 { Offer::Draw => "draw offer", Offer::Takeback => "takeback request" })]
+    NoOffer(Offer),
+    /// A takeback request with no move of the player's to take back.
+    #[error("you have no move to take back")]
+    NothingToTakeBack,
 }
 
 /// A game and everything the server keeps about it.
@@ -223,43 +323,38 @@ pub struct Game {
     pub ended_at: Option<i64>,
 }
 
-/// What a change did, for the events it causes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// A move was played.
-    Moved(Move),
-    /// The game ended.
-    Ended,
-    /// An offer was made, answered or a takeback carried out.
-    Offer,
-    /// A reminder is due for the side to move.
-    Reminder,
+/// The settings a new game is made with.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Who plays White.
+    pub white: Seat,
+    /// Who plays Black.
+    pub black: Seat,
+    /// The board.
+    pub size: BoardSize,
+    /// The symmetry option.
+    pub symmetry: Symmetry,
+    /// Whether the result changes ratings.
+    pub rated: bool,
+    /// The time control.
+    pub control: TimeControl,
 }
 
 impl Game {
-    /// A new game from the board's starting position.
-    #[allow(clippy::too_many_arguments)] // each is one of the game's settings
-    pub fn new(
-        id: i64,
-        white: Seat,
-        black: Seat,
-        size: BoardSize,
-        symmetry: Symmetry,
-        rated: bool,
-        control: TimeControl,
-        now: i64,
-    ) -> Game {
-        let record = GameRecord::new(Position::new(size, symmetry));
-        let initial = match control {
+    /// A new game from the board's starting position, begun at `now`; its
+    /// number is given when it is stored.
+    pub fn new(settings: NewGame, now: i64) -> Game {
+        let record = GameRecord::new(Position::new(settings.size, settings.symmetry));
+        let initial = match settings.control {
             TimeControl::Live { initial_ms, .. } => initial_ms,
             _ => 0,
         };
         let mut game = Game {
-            id,
-            white,
-            black,
-            rated,
-            control,
+            id: 0,
+            white: settings.white,
+            black: settings.black,
+            rated: settings.rated,
+            control: settings.control,
             record,
             status: Status::Active,
             white_ms: initial,
@@ -276,7 +371,7 @@ impl Game {
         game
     }
 
-    /// Writes the players' names into the record's tags.
+    /// Writes the players' names and the board number into the record's tags.
     pub fn name_players(&mut self) {
         let (white, black) = (self.white.name(), self.black.name());
         // Names are checked on sign-up, so the tags accept them.
@@ -332,6 +427,21 @@ impl Game {
         matches!(self.status, Status::Finished { .. })
     }
 
+    /// The winner, once the game is over and not drawn.
+    pub fn winner(&self) -> Option<Color> {
+        match self.status {
+            Status::Finished {
+                result: GameResult::WhiteWins,
+                ..
+            } => Some(Color::White),
+            Status::Finished {
+                result: GameResult::BlackWins,
+                ..
+            } => Some(Color::Black),
+            _ => None,
+        }
+    }
+
     /// The remaining time of `color` at `now`, for live games.
     pub fn remaining_ms(&self, color: Color, now: i64) -> i64 {
         let base = match color {
@@ -372,14 +482,13 @@ impl Game {
         }
     }
 
-    fn refuse_if_finished(&self) -> ApiResult<()> {
+    fn refuse_if_finished(&self) -> Result<(), GameError> {
         match self.status {
-            Status::Finished { result, reason } => Err(ApiError::conflict(format!(
-                "game {} is over ({}, {})",
-                self.id,
+            Status::Finished { result, reason } => Err(GameError::Over {
+                id: self.id,
                 result,
-                reason.name().replace('_', " ")
-            ))),
+                reason,
+            }),
             Status::Active => Ok(()),
         }
     }
@@ -426,35 +535,34 @@ impl Game {
         }
     }
 
-    /// Plays the move written `text` for `by`. `expected_ply`, when given,
-    /// is the number of moves the sender saw (pbmserv's `#moveno` guard): a
+    /// Plays the move written `text` for `by`. `sent_at_ply`, when given, is
+    /// the number of moves the sender saw (pbmserv's `#moveno` guard): a
     /// move sent against an older position is refused.
     pub fn play(
         &mut self,
         by: Color,
         text: &str,
-        expected_ply: Option<usize>,
+        sent_at_ply: Option<usize>,
         now: i64,
-    ) -> ApiResult<Move> {
+    ) -> Result<Move, GameError> {
         self.refuse_if_finished()?;
         if self.turn() != by {
-            return Err(ApiError::conflict(format!(
-                "it is not your turn: {} is to move",
-                self.turn()
-            )));
+            return Err(GameError::NotYourTurn {
+                to_move: self.turn(),
+            });
         }
-        if let Some(expected) = expected_ply
-            && expected != self.ply()
+        if let Some(sent) = sent_at_ply
+            && sent != self.ply()
         {
-            return Err(ApiError::conflict(format!(
-                "stale move number: the move answers move {expected} but {} moves have been played",
-                self.ply()
-            )));
+            return Err(GameError::StaleMove {
+                sent,
+                played: self.ply(),
+            });
         }
         let mv = self
             .position()
             .parse_move(text.trim())
-            .map_err(|e| ApiError::bad(e.to_string()))?;
+            .map_err(GameError::IllegalMove)?;
         self.play_checked(mv, now);
         Ok(mv)
     }
@@ -483,32 +591,56 @@ impl Game {
     }
 
     /// `by` resigns.
-    pub fn resign(&mut self, by: Color, now: i64) -> ApiResult<()> {
+    pub fn resign(&mut self, by: Color, now: i64) -> Result<(), GameError> {
         self.refuse_if_finished()?;
         self.finish(GameResult::win(!by), EndReason::Resignation, now);
         Ok(())
     }
 
-    /// `by` offers a draw, or accepts the opponent's pending offer.
-    pub fn offer_draw(&mut self, by: Color, now: i64) -> ApiResult<()> {
+    /// An offer of `kind` by `by`, or `by`'s answer to the opponent's (an
+    /// offer of a draw while the opponent's stands accepts it).
+    pub fn offer(
+        &mut self,
+        by: Color,
+        kind: Offer,
+        action: OfferAction,
+        now: i64,
+    ) -> Result<(), GameError> {
+        match (kind, action) {
+            (Offer::Draw, OfferAction::Offer) => self.offer_draw(by, now),
+            (Offer::Draw, answer) => self.answer_draw(by, answer == OfferAction::Accept, now),
+            (Offer::Takeback, OfferAction::Offer) => self.offer_takeback(by),
+            (Offer::Takeback, answer) => {
+                self.answer_takeback(by, answer == OfferAction::Accept, now)
+            }
+        }
+    }
+
+    /// The offer of `kind` the opponent of `by` has made and `by` may answer.
+    pub fn pending_for(&self, by: Color, kind: Offer) -> bool {
+        let pending = match kind {
+            Offer::Draw => self.draw_offer,
+            Offer::Takeback => self.takeback_offer,
+        };
+        pending == Some(!by)
+    }
+
+    fn offer_draw(&mut self, by: Color, now: i64) -> Result<(), GameError> {
         self.refuse_if_finished()?;
         match self.draw_offer {
             Some(from) if from == !by => {
                 self.finish(GameResult::Draw, EndReason::Agreement, now);
             }
-            Some(_) => return Err(ApiError::conflict("you have already offered a draw")),
+            Some(_) => return Err(GameError::AlreadyOffered(Offer::Draw)),
             None => self.draw_offer = Some(by),
         }
         Ok(())
     }
 
-    /// `by` answers the opponent's draw offer.
-    pub fn answer_draw(&mut self, by: Color, accept: bool, now: i64) -> ApiResult<()> {
+    fn answer_draw(&mut self, by: Color, accept: bool, now: i64) -> Result<(), GameError> {
         self.refuse_if_finished()?;
         if self.draw_offer != Some(!by) {
-            return Err(ApiError::conflict(
-                "there is no draw offer from your opponent",
-            ));
+            return Err(GameError::NoOffer(Offer::Draw));
         }
         if accept {
             self.finish(GameResult::Draw, EndReason::Agreement, now);
@@ -524,26 +656,22 @@ impl Game {
         if self.turn() == by { 2 } else { 1 }
     }
 
-    /// `by` asks to take back their last move.
-    pub fn offer_takeback(&mut self, by: Color) -> ApiResult<()> {
+    fn offer_takeback(&mut self, by: Color) -> Result<(), GameError> {
         self.refuse_if_finished()?;
         if self.takeback_plies(by) > self.ply() {
-            return Err(ApiError::conflict("you have no move to take back"));
+            return Err(GameError::NothingToTakeBack);
         }
         if self.takeback_offer == Some(by) {
-            return Err(ApiError::conflict("you have already asked for a takeback"));
+            return Err(GameError::AlreadyOffered(Offer::Takeback));
         }
         self.takeback_offer = Some(by);
         Ok(())
     }
 
-    /// `by` answers the opponent's takeback request.
-    pub fn answer_takeback(&mut self, by: Color, accept: bool, now: i64) -> ApiResult<()> {
+    fn answer_takeback(&mut self, by: Color, accept: bool, now: i64) -> Result<(), GameError> {
         self.refuse_if_finished()?;
         let Some(asker) = self.takeback_offer.filter(|&c| c == !by) else {
-            return Err(ApiError::conflict(
-                "there is no takeback request from your opponent",
-            ));
+            return Err(GameError::NoOffer(Offer::Takeback));
         };
         self.takeback_offer = None;
         if accept {
@@ -571,99 +699,6 @@ impl Game {
     }
 }
 
-/// The name of a colour in the API: `white` or `black`.
-pub fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-impl Game {
-    /// The game as the API and the streams show it at `now`; with the legal
-    /// moves of the side to move when `legal` (the page has no rules of its
-    /// own).
-    pub fn view(&self, now: i64, legal: bool) -> serde_json::Value {
-        let seat = |seat: &Seat| match seat {
-            Seat::Human(p) => serde_json::json!({ "name": p.name, "id": p.id }),
-            Seat::Engine(level) => {
-                serde_json::json!({ "name": seat.name(), "engine_level": level })
-            }
-        };
-        let (status, result, reason, winner) = match self.status {
-            Status::Active => ("active", None, None, None),
-            Status::Finished { result, reason } => {
-                let winner = match result {
-                    GameResult::WhiteWins => Some("white"),
-                    GameResult::BlackWins => Some("black"),
-                    _ => None,
-                };
-                (
-                    "finished",
-                    Some(result.token()),
-                    Some(reason.name()),
-                    winner,
-                )
-            }
-        };
-        let pos = self.position();
-        let clocks = match self.control {
-            TimeControl::Live { .. } => serde_json::json!({
-                "white_ms": self.remaining_ms(Color::White, now).max(0),
-                "black_ms": self.remaining_ms(Color::Black, now).max(0),
-            }),
-            _ => serde_json::Value::Null,
-        };
-        let last = self.record.moves().last();
-        let mut view = serde_json::json!({
-            "id": self.id,
-            "white": seat(&self.white),
-            "black": seat(&self.black),
-            "board": pos.size().to_string(),
-            "files": pos.size().files(),
-            "ranks": pos.size().ranks(),
-            "symmetry": pos.symmetry().name(),
-            "rated": self.rated,
-            "time": self.control,
-            "moves": self.move_texts(),
-            "ply": self.ply(),
-            "turn": color_name(self.turn()),
-            "position": pos.to_setup().to_string(),
-            "goal": {
-                "white": pos.goal_count(Color::White),
-                "black": pos.goal_count(Color::Black),
-            },
-            "last_move": last.map(|m| m.with_capture_mark().to_string()),
-            "status": status,
-            "result": result,
-            "reason": reason,
-            "winner": winner,
-            "clocks": clocks,
-            "deadline_at": self.deadline(),
-            "draw_offer": self.draw_offer.map(color_name),
-            "takeback_offer": self.takeback_offer.map(color_name),
-            "created_at": self.created_at,
-            "ended_at": self.ended_at,
-        });
-        view["rows"] = crate::board::rows(pos).into();
-        view["last"] = last.map_or(serde_json::Value::Null, |&mv| crate::board::move_view(mv));
-        if legal {
-            let moves: Vec<String> = if self.is_finished() {
-                Vec::new()
-            } else {
-                pos.legal_moves().iter().map(Move::to_string).collect()
-            };
-            view["legal_moves"] = moves.into();
-            view["legal"] = if self.is_finished() {
-                Vec::<serde_json::Value>::new().into()
-            } else {
-                crate::board::legal_views(pos).into()
-            };
-        }
-        view
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -683,31 +718,41 @@ mod tests {
     }
 
     fn small(control: TimeControl) -> Game {
-        let size = BoardSize::new(5, 5).unwrap();
-        Game::new(
-            101,
-            alice(),
-            bob(),
-            size,
-            Symmetry::Mirror,
-            true,
+        let settings = NewGame {
+            white: alice(),
+            black: bob(),
+            size: BoardSize::new(5, 5).unwrap(),
+            symmetry: Symmetry::Mirror,
+            rated: true,
             control,
-            1_000,
-        )
+        };
+        let mut game = Game::new(settings, 1_000);
+        game.id = 101;
+        game
     }
 
     #[test]
     fn moves_turns_and_the_move_number_guard() {
         let mut g = small(TimeControl::Unlimited);
-        assert!(g.play(Color::Black, "a5-a4", None, 0).is_err());
+        assert_eq!(
+            g.play(Color::Black, "a5-a4", None, 0),
+            Err(GameError::NotYourTurn {
+                to_move: Color::White
+            })
+        );
         let first = g.position().legal_moves()[0].to_string();
-        assert!(matches!(
+        assert_eq!(
             g.play(Color::White, &first, Some(1), 0),
-            Err(ApiError::Conflict(_))
-        ));
+            Err(GameError::StaleMove { sent: 1, played: 0 })
+        );
         assert!(matches!(
             g.play(Color::White, "zz", None, 0),
-            Err(ApiError::BadRequest(_))
+            Err(GameError::IllegalMove(ParseMoveError::Syntax { .. }))
+        ));
+        // The rules library's reason comes through whole.
+        assert!(matches!(
+            g.play(Color::White, "a1-a5", None, 0),
+            Err(GameError::IllegalMove(ParseMoveError::Illegal(_)))
         ));
         assert_eq!(g.ply(), 0);
         g.play(Color::White, &first, Some(0), 0).unwrap();
@@ -734,7 +779,9 @@ mod tests {
                 reason: EndReason::Time
             }
         );
-        assert!(g.resign(Color::White, 15_000).is_err());
+        assert_eq!(g.winner(), Some(Color::White));
+        let refused = g.resign(Color::White, 15_000).unwrap_err();
+        assert_eq!(refused.to_string(), "game 101 is over (1-0, time)");
     }
 
     #[test]
@@ -749,19 +796,41 @@ mod tests {
     #[test]
     fn draws_and_takebacks() {
         let mut g = small(TimeControl::Unlimited);
-        assert!(g.offer_takeback(Color::White).is_err());
+        use OfferAction::{Accept, Decline};
+        let ask = OfferAction::Offer;
+        assert_eq!(
+            g.offer(Color::White, Offer::Takeback, ask, 0),
+            Err(GameError::NothingToTakeBack)
+        );
         let mv = g.position().legal_moves()[0].to_string();
         g.play(Color::White, &mv, None, 0).unwrap();
-        g.offer_takeback(Color::White).unwrap();
-        assert!(g.answer_takeback(Color::White, true, 0).is_err());
-        g.answer_takeback(Color::Black, true, 0).unwrap();
+        g.offer(Color::White, Offer::Takeback, ask, 0).unwrap();
+        assert!(g.pending_for(Color::Black, Offer::Takeback));
+        assert_eq!(
+            g.offer(Color::White, Offer::Takeback, Accept, 0),
+            Err(GameError::NoOffer(Offer::Takeback))
+        );
+        g.offer(Color::Black, Offer::Takeback, Accept, 0).unwrap();
         assert_eq!(g.ply(), 0);
-        g.offer_draw(Color::White, 0).unwrap();
-        g.answer_draw(Color::Black, false, 0).unwrap();
-        assert!(g.answer_draw(Color::Black, true, 0).is_err());
-        g.offer_draw(Color::Black, 0).unwrap();
-        g.offer_draw(Color::White, 0).unwrap();
+        g.offer(Color::White, Offer::Draw, ask, 0).unwrap();
+        assert_eq!(
+            g.offer(Color::White, Offer::Draw, ask, 0),
+            Err(GameError::AlreadyOffered(Offer::Draw))
+        );
+        g.offer(Color::Black, Offer::Draw, Decline, 0).unwrap();
+        assert!(g.offer(Color::Black, Offer::Draw, Accept, 0).is_err());
+        g.offer(Color::Black, Offer::Draw, ask, 0).unwrap();
+        g.offer(Color::White, Offer::Draw, ask, 0).unwrap();
         assert!(g.is_finished());
         assert!(g.record_text().contains("1/2-1/2"));
+    }
+
+    #[test]
+    fn end_reasons_read_back_their_names() {
+        for reason in EndReason::ALL {
+            assert_eq!(reason.name().parse::<EndReason>(), Ok(reason));
+        }
+        assert_eq!(EndReason::NoMoves.to_string(), "no moves");
+        assert!("boredom".parse::<EndReason>().is_err());
     }
 }

@@ -34,17 +34,38 @@ fn expected(mu: f64, mu_j: f64, phi_j: f64) -> f64 {
 
 impl Rating {
     /// The rating after one game against `opponent` with `score` (1 a win,
-    /// 0.5 a draw, 0 a loss).
+    /// 0.5 a draw, 0 a loss): a rating period of that one game.
     pub fn after(self, opponent: Rating, score: f64) -> Rating {
+        self.after_period(&[(opponent, score)])
+    }
+
+    /// The rating after a rating period in which the player met each
+    /// opponent of `games` with its score (Glickman's steps 3 to 8). A
+    /// period without games only widens the deviation.
+    pub fn after_period(self, games: &[(Rating, f64)]) -> Rating {
         let mu = (self.rating - 1500.0) / SCALE;
         let phi = self.deviation / SCALE;
-        let mu_j = (opponent.rating - 1500.0) / SCALE;
-        let phi_j = opponent.deviation / SCALE;
-        let e = expected(mu, mu_j, phi_j);
-        let gj = g(phi_j);
-        let v = 1.0 / (gj * gj * e * (1.0 - e));
-        let delta = v * gj * (score - e);
-        // The new volatility by the Illinois algorithm.
+        if games.is_empty() {
+            let phi_star = (phi * phi + self.volatility * self.volatility).sqrt();
+            return Rating {
+                deviation: (SCALE * phi_star).min(INITIAL.deviation),
+                ..self
+            };
+        }
+        // Step 3 and 4: the estimated variance and the improvement.
+        let mut inverse_v = 0.0;
+        let mut sum = 0.0;
+        for (opponent, score) in games {
+            let mu_j = (opponent.rating - 1500.0) / SCALE;
+            let phi_j = opponent.deviation / SCALE;
+            let e = expected(mu, mu_j, phi_j);
+            let gj = g(phi_j);
+            inverse_v += gj * gj * e * (1.0 - e);
+            sum += gj * (score - e);
+        }
+        let v = 1.0 / inverse_v;
+        let delta = v * sum;
+        // Step 5: the new volatility by the Illinois algorithm.
         let a = (self.volatility * self.volatility).ln();
         let f = |x: f64| {
             let ex = x.exp();
@@ -79,12 +100,13 @@ impl Rating {
             fb = fc;
         }
         let sigma = (big_a / 2.0).exp();
+        // Steps 6 to 8: the new deviation and rating.
         let phi_star = (phi * phi + sigma * sigma).sqrt();
         let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
-        let mu_new = mu + phi_new * phi_new * gj * (score - e);
+        let mu_new = mu + phi_new * phi_new * sum;
         Rating {
             rating: SCALE * mu_new + 1500.0,
-            deviation: (SCALE * phi_new).min(350.0),
+            deviation: (SCALE * phi_new).min(INITIAL.deviation),
             volatility: sigma,
         }
     }
@@ -106,28 +128,43 @@ mod tests {
         assert!((d.rating - 1500.0).abs() < 1e-9);
     }
 
+    /// Glickman's "Example of the Glicko-2 system" (2013): a player rated
+    /// 1500 (RD 200, volatility 0.06) beats an opponent of 1400 (RD 30)
+    /// and loses to 1550 (RD 100) and 1700 (RD 300), with tau 0.5: rating
+    /// 1464.05, RD 151.52 and volatility 0.05999 (the paper prints 1464.06,
+    /// having rounded its intermediate steps; unrounded it is 1464.0507).
     #[test]
-    fn glickmans_worked_example_first_opponent_direction() {
-        // Glickman's example player (1500, 200, 0.06) against three opponents
-        // ends at 1464.06 after all three; here one game against the first
-        // (1400, 30) won: the rating must rise, by less than against an equal.
-        let p = Rating {
+    fn glickmans_worked_example() {
+        let player = Rating {
             rating: 1500.0,
             deviation: 200.0,
             volatility: 0.06,
         };
-        let weak = Rating {
-            rating: 1400.0,
-            deviation: 30.0,
+        let opponent = |rating, deviation| Rating {
+            rating,
+            deviation,
             volatility: 0.06,
         };
-        let equal = Rating {
-            rating: 1500.0,
-            deviation: 30.0,
+        let after = player.after_period(&[
+            (opponent(1400.0, 30.0), 1.0),
+            (opponent(1550.0, 100.0), 0.0),
+            (opponent(1700.0, 300.0), 0.0),
+        ]);
+        assert!((after.rating - 1464.05).abs() < 0.005, "{after:?}");
+        assert!((after.deviation - 151.52).abs() < 0.005, "{after:?}");
+        assert!((after.volatility - 0.05999).abs() < 0.00001, "{after:?}");
+    }
+
+    #[test]
+    fn a_period_without_games_only_widens_the_deviation() {
+        let player = Rating {
+            rating: 1700.0,
+            deviation: 50.0,
             volatility: 0.06,
         };
-        let up_weak = p.after(weak, 1.0).rating - 1500.0;
-        let up_equal = p.after(equal, 1.0).rating - 1500.0;
-        assert!(up_weak > 0.0 && up_weak < up_equal, "{up_weak} {up_equal}");
+        let after = player.after_period(&[]);
+        assert_eq!(after.rating, 1700.0);
+        // sqrt(50^2 + (0.06 * 173.7178)^2) = 51.07.
+        assert!((after.deviation - 51.07).abs() < 0.01, "{after:?}");
     }
 }

@@ -783,13 +783,28 @@ async fn pbmserv_commands(server: &TestServer, _db: &TestDb) {
         server.pbm("signup ben secret-pw2 ben@example.org").await.0,
         StatusCode::OK
     );
-    let (status, reply) = server.pbm("epaminondas challenge -size=6x5 ann ben").await;
+    // The challenger gives their password; the game begins when the
+    // opponent accepts the challenge by its number.
+    let (status, reply) = server
+        .pbm("epaminondas challenge -size=6x5 ann ben secret-pw")
+        .await;
     assert_eq!(status, StatusCode::OK, "{reply}");
-    let board: i64 = reply
-        .strip_prefix("Board ")
+    let challenge: i64 = reply
+        .strip_prefix("Challenge ")
         .and_then(|r| r.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{reply}"));
+    let (status, reply) = server
+        .pbm(&format!("epaminondas accept {challenge} ben secret-pw2"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+    let board: i64 = reply
+        .split("board ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{reply}"));
+    assert_ne!(board, challenge, "a board gets a number of its own");
     assert!(reply.contains("6 ranks x 5 files"), "{reply}");
     assert!(reply.contains("Move 1: ann (o) to play."), "{reply}");
     let mut pos = Position::new(BoardSize::new(5, 6).unwrap(), Symmetry::Mirror);
@@ -841,8 +856,17 @@ async fn pbmserv_commands(server: &TestServer, _db: &TestDb) {
     let (_, ratings) = server.pbm("epaminondas ratings").await;
     assert!(ratings.starts_with("Epaminondas ratings"));
     // A second game: draws, undo and resignation.
-    let (_, reply) = server.pbm("epaminondas challenge ann ben").await;
-    let second: i64 = reply.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let (_, reply) = server.pbm("epaminondas challenge ann ben secret-pw").await;
+    let challenge: i64 = reply.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let (_, reply) = server
+        .pbm(&format!("epaminondas accept {challenge} ben secret-pw2"))
+        .await;
+    let second: i64 = reply
+        .split("board ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{reply}"));
     let start = Position::new(BoardSize::STANDARD, Symmetry::Mirror);
     let opening = start.legal_moves()[0].to_string();
     assert_eq!(
@@ -1154,10 +1178,14 @@ on_both!(
 #[tokio::test]
 async fn sign_up_is_rate_limited() {
     let db = common::database(common::Db::Sqlite).await.unwrap();
+    let limits = epaminondas_server::service::RateLimits {
+        signups_per_minute: 2,
+        ..Default::default()
+    };
     let server = common::start_on(
         &db.url,
         Arc::new(epaminondas_server::clock::ManualClock::new()),
-        2,
+        limits,
     )
     .await;
     for (i, expected) in [
@@ -1183,8 +1211,8 @@ async fn two_servers_share_one_postgres_database() {
         return;
     };
     let clock = Arc::new(epaminondas_server::clock::ManualClock::new());
-    let first = common::start_on(&db.url, clock.clone(), 1000).await;
-    let second = common::start_on(&db.url, clock, 1000).await;
+    let first = common::start_on(&db.url, clock.clone(), common::loose_limits()).await;
+    let second = common::start_on(&db.url, clock, common::loose_limits()).await;
     let alice = first.user("alicem", false, &["read", "play"]).await;
     let bob = second.user("bobm", false, &["read", "play"]).await;
     let game = first.new_game(&alice, &bob, json!({})).await;

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use epaminondas_server::clock::ManualClock;
-use epaminondas_server::service::{Service, Settings};
+use epaminondas_server::http::HttpConfig;
+use epaminondas_server::service::{RateLimits, Service, Settings};
 use futures_util::{SinkExt, StreamExt};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -96,16 +97,46 @@ impl Drop for TestServer {
     }
 }
 
-/// Starts a server on `url` with `auth_per_minute` sign-ups per address.
-pub async fn start_on(url: &str, clock: Arc<ManualClock>, auth_per_minute: u32) -> TestServer {
-    let settings = Settings {
+/// Limits loose enough for tests that sign up many players from one address.
+pub fn loose_limits() -> RateLimits {
+    RateLimits {
+        signups_per_minute: 1000,
+        guests_per_minute: 1000,
+        ..RateLimits::default()
+    }
+}
+
+/// The settings of a test server on `url`: one engine worker, a manual
+/// clock and no background sweep.
+pub fn settings(url: &str, clock: Arc<ManualClock>, limits: RateLimits) -> Settings {
+    Settings {
         database_url: url.to_string(),
-        clock: clock.clone(),
-        auth_per_minute,
+        clock,
+        limits,
         engine_workers: 1,
+        analysis_workers: 1,
         engine_time: Duration::from_millis(200),
         sweep_every: None,
-    };
+    }
+}
+
+/// Starts a server on `url` with `limits`.
+pub async fn start_on(url: &str, clock: Arc<ManualClock>, limits: RateLimits) -> TestServer {
+    start_with(
+        settings(url, clock.clone(), limits),
+        clock,
+        HttpConfig::default(),
+    )
+    .await
+}
+
+/// Starts a server with `settings` (whose clock is `clock`) and the HTTP
+/// door's `config`.
+pub async fn start_with(
+    settings: Settings,
+    clock: Arc<ManualClock>,
+    config: HttpConfig,
+) -> TestServer {
     let service = Service::start(settings).await.expect("server starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -114,7 +145,7 @@ pub async fn start_on(url: &str, clock: Arc<ManualClock>, auth_per_minute: u32) 
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let served = service.clone();
     tokio::spawn(async move {
-        let _ = epaminondas_server::serve(listener, served, async {
+        let _ = epaminondas_server::serve(listener, served, config, async {
             let _ = stopped.await;
         })
         .await;
@@ -132,7 +163,7 @@ pub async fn start_on(url: &str, clock: Arc<ManualClock>, auth_per_minute: u32) 
 /// Starts a server on a fresh database of kind `db`.
 pub async fn start(db: Db) -> Option<(TestServer, TestDb)> {
     let test_db = database(db).await?;
-    let server = start_on(&test_db.url, Arc::new(ManualClock::new()), 1000).await;
+    let server = start_on(&test_db.url, Arc::new(ManualClock::new()), loose_limits()).await;
     Some((server, test_db))
 }
 

@@ -11,7 +11,7 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 
-use crate::service::Service;
+use super::App;
 
 /// The paths of the site's pages.
 pub const PAGES: &[&str] = &[
@@ -22,10 +22,11 @@ pub const PAGES: &[&str] = &[
     "/signup",
     "/players",
     "/profile/{name}",
+    "/settings",
 ];
 
 /// The routes of the pages and their files.
-pub fn routes() -> Router<Arc<Service>> {
+pub fn routes() -> Router<Arc<App>> {
     let mut router = Router::new().route("/assets/{*path}", get(asset));
     for page in PAGES {
         router = router.route(page, get(index));

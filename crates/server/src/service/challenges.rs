@@ -1,0 +1,322 @@
+//! Challenges: made by a signed-in player, to a named player or as an open
+//! seek; a game exists only once the other player accepts. Games against
+//! the computer begin at once.
+
+use std::sync::Arc;
+
+use epaminondas_engine::Level;
+use epaminondas_rules::{BoardSize, Color, Symmetry};
+
+use super::Service;
+use crate::auth::{self, AuthUser};
+use crate::challenge::{Challenge, ChallengeStatus, ColorChoice};
+use crate::error::{Error, Result};
+use crate::events::PlayerEvent;
+use crate::game::{Game, NewGame, Player, Seat, TimeControl};
+use crate::store;
+
+/// Whom a challenge is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The player of this name.
+    Player(String),
+    /// Anyone (an open seek).
+    Anyone,
+    /// The server's engine at this level (1 to 10): the game begins at once.
+    Computer(u8),
+}
+
+/// The options of a new challenge.
+#[derive(Clone, Debug)]
+pub struct ChallengeOptions {
+    /// Whom to play.
+    pub opponent: Opponent,
+    /// The board.
+    pub size: BoardSize,
+    /// The symmetry option.
+    pub symmetry: Symmetry,
+    /// The challenger's colour.
+    pub color: ColorChoice,
+    /// Whether the game changes ratings.
+    pub rated: bool,
+    /// The time control.
+    pub control: TimeControl,
+}
+
+impl ChallengeOptions {
+    /// Options from the words a front door was given, each optional: the
+    /// board (`FILESxRANKS`), the symmetry option, the colour and the time
+    /// control (default: unlimited against the computer, three days a move
+    /// otherwise).
+    pub fn read(
+        opponent: Opponent,
+        board: Option<&str>,
+        symmetry: Option<&str>,
+        color: Option<&str>,
+        rated: bool,
+        time: Option<TimeControl>,
+    ) -> Result<ChallengeOptions> {
+        let size = match board {
+            Some(text) => text
+                .parse::<BoardSize>()
+                .map_err(|e| Error::invalid(e.to_string()))?,
+            None => BoardSize::STANDARD,
+        };
+        let symmetry = match symmetry {
+            Some(text) => text
+                .parse::<Symmetry>()
+                .map_err(|e| Error::invalid(e.to_string()))?,
+            None => Symmetry::default(),
+        };
+        let color = match color {
+            Some(text) => text.parse::<ColorChoice>().map_err(Error::Invalid)?,
+            None => ColorChoice::Random,
+        };
+        let computer = matches!(opponent, Opponent::Computer(_));
+        if computer && rated {
+            return Err(Error::invalid("games against the computer are not rated"));
+        }
+        let default_time = if computer {
+            TimeControl::Unlimited
+        } else {
+            TimeControl::Correspondence { days_per_move: 3 }
+        };
+        Ok(ChallengeOptions {
+            opponent,
+            size,
+            symmetry,
+            color,
+            rated,
+            control: time.unwrap_or(default_time),
+        })
+    }
+}
+
+/// The board sizes the site's forms offer (any size from 4x4 to 26x26 may
+/// be asked for through the API).
+pub fn offered_boards() -> Vec<BoardSize> {
+    [(14, 12), (12, 10), (10, 10), (10, 8), (8, 8), (6, 6)]
+        .into_iter()
+        .filter_map(|(files, ranks)| BoardSize::new(files, ranks).ok())
+        .collect()
+}
+
+/// What a challenge request made.
+pub enum Created {
+    /// A challenge waiting for an answer.
+    Challenge(Challenge),
+    /// A game that began at once (against the computer).
+    Game(Box<Game>),
+}
+
+/// What a number names: games and challenges share one numbering.
+pub enum Numbered {
+    /// An open challenge.
+    Challenge(Challenge),
+    /// A game (or nothing open: the game lookup says what is there).
+    Game,
+}
+
+impl Service {
+    /// Creates a challenge, or a game at once against the computer.
+    pub async fn challenge(
+        self: &Arc<Self>,
+        user: &AuthUser,
+        options: ChallengeOptions,
+    ) -> Result<Created> {
+        user.require_play()?;
+        let control = options
+            .control
+            .validate()
+            .map_err(|e| Error::invalid(e.to_string()))?;
+        if user.guest && options.rated {
+            return Err(Error::forbidden(
+                "guests play unrated games only: sign up to play rated games",
+            ));
+        }
+        let target = match &options.opponent {
+            Opponent::Computer(level) => {
+                let level = Level::new(*level)
+                    .ok_or_else(|| Error::invalid("the level must be 1 to 10"))?;
+                return self.computer_game(user, &options, control, level).await;
+            }
+            Opponent::Player(name) => {
+                let target = self.player(name).await?;
+                if target.id == user.player.id {
+                    return Err(Error::invalid("you cannot challenge yourself"));
+                }
+                Some(target)
+            }
+            Opponent::Anyone => None,
+        };
+        let (seeks, named) = store::open_challenge_counts(&self.db, user.player.id).await?;
+        if target.is_none() && seeks >= self.limits.open_seeks {
+            return Err(Error::conflict(format!(
+                "you have {seeks} open seeks already: cancel one before posting another"
+            )));
+        }
+        if target.is_some() && named >= self.limits.open_challenges {
+            return Err(Error::conflict(format!(
+                "you have {named} open challenges already: wait for answers or cancel some"
+            )));
+        }
+        let mut challenge = Challenge {
+            id: 0,
+            challenger: user.player.clone(),
+            target,
+            size: options.size,
+            symmetry: options.symmetry,
+            color: options.color,
+            rated: options.rated,
+            control,
+            status: ChallengeStatus::Open,
+            game_id: None,
+            created_at: self.now(),
+        };
+        store::insert_challenge(&self.db, &mut challenge).await?;
+        if let Some(target) = &challenge.target {
+            self.notify_player(target.id, PlayerEvent::Challenge(challenge.clone()))
+                .await;
+        }
+        Ok(Created::Challenge(challenge))
+    }
+
+    async fn computer_game(
+        self: &Arc<Self>,
+        user: &AuthUser,
+        options: &ChallengeOptions,
+        control: TimeControl,
+        level: Level,
+    ) -> Result<Created> {
+        let me = Seat::Human(user.player.clone());
+        let engine = Seat::Engine(level.get());
+        let (white, black) = match options.color.resolve(auth::coin()) {
+            Color::White => (me, engine),
+            Color::Black => (engine, me),
+        };
+        let settings = NewGame {
+            white,
+            black,
+            size: options.size,
+            symmetry: options.symmetry,
+            rated: false,
+            control,
+        };
+        let mut game = Game::new(settings, self.now());
+        let mut conn = self.db.write.acquire().await?;
+        store::insert_game(&mut conn, &mut game).await?;
+        drop(conn);
+        self.game_started(&game).await;
+        Ok(Created::Game(Box::new(game)))
+    }
+
+    async fn open_challenge(&self, id: i64) -> Result<Challenge> {
+        let c = store::load_challenge(&self.db, id)
+            .await?
+            .ok_or(Error::NoSuchChallenge(id))?;
+        if c.status != ChallengeStatus::Open {
+            return Err(Error::conflict(format!("challenge {id} is {}", c.status)));
+        }
+        Ok(c)
+    }
+
+    /// Whether `id` is an open challenge or else (possibly) a game: the
+    /// number alone tells them apart, since both share one numbering.
+    pub async fn numbered(&self, id: i64) -> Result<Numbered> {
+        match store::load_challenge(&self.db, id).await? {
+            Some(c) if c.status == ChallengeStatus::Open => Ok(Numbered::Challenge(c)),
+            _ => Ok(Numbered::Game),
+        }
+    }
+
+    /// Accepts a challenge: the game begins.
+    pub async fn accept(self: &Arc<Self>, user: &AuthUser, id: i64) -> Result<Game> {
+        user.require_play()?;
+        let c = self.open_challenge(id).await?;
+        if c.challenger.id == user.player.id {
+            return Err(Error::invalid("you cannot accept your own challenge"));
+        }
+        if c.target.as_ref().is_some_and(|t| t.id != user.player.id) {
+            return Err(Error::forbidden(format!(
+                "challenge {id} is for another player"
+            )));
+        }
+        if user.guest && c.rated {
+            return Err(Error::forbidden(
+                "guests play unrated games only: sign up to accept a rated challenge",
+            ));
+        }
+        let challenger = Seat::Human(c.challenger.clone());
+        let me = Seat::Human(user.player.clone());
+        let (white, black) = match c.color.resolve(auth::coin()) {
+            Color::White => (challenger, me),
+            Color::Black => (me, challenger),
+        };
+        let settings = NewGame {
+            white,
+            black,
+            size: c.size,
+            symmetry: c.symmetry,
+            rated: c.rated,
+            control: c.control,
+        };
+        let mut game = Game::new(settings, self.now());
+        if !store::accept_challenge(&self.db, id, &mut game).await? {
+            return Err(Error::conflict(format!(
+                "challenge {id} was answered meanwhile"
+            )));
+        }
+        self.game_started(&game).await;
+        Ok(game)
+    }
+
+    /// Declines a challenge made to `user`, or withdraws `user`'s own.
+    pub async fn close_challenge(
+        &self,
+        user: &AuthUser,
+        id: i64,
+        cancel: bool,
+    ) -> Result<Challenge> {
+        user.require_play()?;
+        let mut c = self.open_challenge(id).await?;
+        let allowed = if cancel {
+            c.challenger.id == user.player.id
+        } else {
+            c.target.as_ref().is_some_and(|t| t.id == user.player.id)
+        };
+        if !allowed {
+            return Err(Error::forbidden(if cancel {
+                format!("only its challenger can cancel challenge {id}")
+            } else {
+                format!("only the challenged player can decline challenge {id}")
+            }));
+        }
+        let status = if cancel {
+            ChallengeStatus::Canceled
+        } else {
+            ChallengeStatus::Declined
+        };
+        if !store::close_challenge(&self.db, id, status).await? {
+            return Err(Error::conflict(format!(
+                "challenge {id} was answered meanwhile"
+            )));
+        }
+        c.status = status;
+        if cancel {
+            if let Some(target) = &c.target {
+                self.notify_player(target.id, PlayerEvent::ChallengeCanceled(c.clone()))
+                    .await;
+            }
+        } else {
+            self.notify_player(c.challenger.id, PlayerEvent::ChallengeDeclined(c.clone()))
+                .await;
+        }
+        Ok(c)
+    }
+
+    /// The open challenges `player` sees: their own, those to them and open
+    /// seeks.
+    pub async fn challenges(&self, player: &Player) -> Result<Vec<Challenge>> {
+        store::open_challenges(&self.db, player.id).await
+    }
+}

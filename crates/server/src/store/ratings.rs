@@ -1,0 +1,121 @@
+//! Ratings: each rated game's changes, applied once, and the lists read
+//! from them.
+
+use sqlx::Row;
+
+use crate::db::Database;
+use crate::error::Result;
+use crate::glicko::Rating;
+
+/// A line of the rating list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The player's name.
+    pub name: String,
+    /// The rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Rated games played.
+    pub rated_games: i64,
+}
+
+/// A player's rating after one rated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingPoint {
+    /// The game.
+    pub game: i64,
+    /// The rating after it.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// When.
+    pub at: i64,
+}
+
+/// Stores the new ratings of a finished rated game, once: false if the game
+/// was already rated (by another server process).
+pub async fn record_ratings(
+    db: &Database,
+    game_id: i64,
+    changes: &[(i64, Rating)],
+    now: i64,
+) -> Result<bool> {
+    let mut tx = db.write.begin().await?;
+    let already = sqlx::query("SELECT COUNT(*) AS n FROM rating_history WHERE game_id = $1")
+        .bind(game_id)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get::<i64, _>("n")?;
+    if already > 0 {
+        return Ok(false);
+    }
+    for (user_id, r) in changes {
+        sqlx::query(
+            "UPDATE users SET rating = $1, deviation = $2, volatility = $3, \
+             rated_games = rated_games + 1 WHERE id = $4",
+        )
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(r.volatility)
+        .bind(*user_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO rating_history (user_id, game_id, rating, deviation, at) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(*user_id)
+        .bind(game_id)
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// The best-rated players who have played rated games (deleted accounts
+/// left out).
+pub async fn leaderboard(db: &Database, limit: i64) -> Result<Vec<Standing>> {
+    let rows = sqlx::query(
+        "SELECT name, rating, deviation, rated_games FROM users \
+         WHERE rated_games > 0 AND deleted_at IS NULL ORDER BY rating DESC, name LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(&db.read)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(Standing {
+                name: row.try_get("name")?,
+                rating: row.try_get("rating")?,
+                deviation: row.try_get("deviation")?,
+                rated_games: row.try_get("rated_games")?,
+            })
+        })
+        .collect()
+}
+
+/// A player's rating after each rated game, oldest first.
+pub async fn rating_history(db: &Database, user_id: i64) -> Result<Vec<RatingPoint>> {
+    let rows = sqlx::query(
+        "SELECT game_id, rating, deviation, at FROM rating_history WHERE user_id = $1 \
+         ORDER BY at, game_id",
+    )
+    .bind(user_id)
+    .fetch_all(&db.read)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(RatingPoint {
+                game: row.try_get("game_id")?,
+                rating: row.try_get("rating")?,
+                deviation: row.try_get("deviation")?,
+                at: row.try_get("at")?,
+            })
+        })
+        .collect()
+}
