@@ -5,10 +5,10 @@ CREATE TABLE numbers (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     kind TEXT NOT NULL
 );
--- Open challenges made before get numbers above every game and challenge.
+-- Challenges made before get numbers above every game and challenge
+-- (nothing refers to a challenge by its number).
 UPDATE challenges
-SET id = id + (SELECT coalesce(max(id), 0) FROM games) + (SELECT coalesce(max(id), 0) FROM challenges)
-WHERE status = 'open';
+SET id = id + (SELECT coalesce(max(id), 0) FROM games) + (SELECT coalesce(max(id), 0) FROM challenges);
 INSERT INTO sqlite_sequence (name, seq) VALUES ('numbers', (
     SELECT max(n) FROM (
         SELECT coalesce(max(id), 0) AS n FROM games

@@ -111,7 +111,7 @@ pub enum Created {
 
 /// What a number names: games and challenges share one numbering.
 pub enum Numbered {
-    /// An open challenge.
+    /// A challenge (open or answered).
     Challenge(Challenge),
     /// A game (or nothing open: the game lookup says what is there).
     Game,
@@ -220,12 +220,12 @@ impl Service {
         Ok(c)
     }
 
-    /// Whether `id` is an open challenge or else (possibly) a game: the
-    /// number alone tells them apart, since both share one numbering.
+    /// Whether `id` is a challenge or else (possibly) a game: the number
+    /// alone tells them apart, since both share one numbering.
     pub async fn numbered(&self, id: i64) -> Result<Numbered> {
         match store::load_challenge(&self.db, id).await? {
-            Some(c) if c.status == ChallengeStatus::Open => Ok(Numbered::Challenge(c)),
-            _ => Ok(Numbered::Game),
+            Some(c) => Ok(Numbered::Challenge(c)),
+            None => Ok(Numbered::Game),
         }
     }
 

@@ -291,19 +291,33 @@ pub struct Socket(
 );
 
 impl Socket {
-    /// Connects to `url`, with `cookie` if given.
+    /// Connects to `url`, with a bearer token if given.
     pub async fn connect(url: &str, bearer: Option<&str>) -> Socket {
+        let headers: Vec<(&str, String)> = bearer
+            .map(|token| ("authorization", format!("Bearer {token}")))
+            .into_iter()
+            .collect();
+        Socket::try_connect(url, &headers)
+            .await
+            .expect("ws connect")
+    }
+
+    /// Connects to `url` with `headers`; the refusal's text if the server
+    /// refuses the upgrade.
+    pub async fn try_connect(url: &str, headers: &[(&str, String)]) -> Result<Socket, String> {
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let mut request = url.into_client_request().expect("ws url");
-        if let Some(token) = bearer {
-            request
-                .headers_mut()
-                .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        for (name, value) in headers {
+            request.headers_mut().insert(
+                tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(name.as_bytes())
+                    .expect("header name"),
+                value.parse().expect("header value"),
+            );
         }
-        let (stream, _) = tokio_tungstenite::connect_async(request)
-            .await
-            .expect("ws connect");
-        Socket(stream)
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((stream, _)) => Ok(Socket(stream)),
+            Err(e) => Err(e.to_string()),
+        }
     }
 
     /// The next JSON message (within 10 s).

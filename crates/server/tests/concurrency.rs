@@ -1,0 +1,114 @@
+//! A game changed by another process whose news has not arrived: this
+//! process's cached copy is stale, and its decisions must still be the
+//! stored state's. The other process is played by writing the database
+//! behind the server's back (as a process whose NOTIFY is late would have),
+//! on SQLite and on PostgreSQL.
+
+mod common;
+
+use common::{TestDb, TestServer, User};
+use epaminondas_rules::{BoardSize, Position, Symmetry};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// Plays `mv` in game `id` by writing the database directly, with the
+/// version moved on, as another server process would.
+async fn move_behind_the_back(server: &TestServer, id: i64, moves: &[String]) {
+    let done = sqlx::query("UPDATE games SET moves = $1, version = version + 1 WHERE id = $2")
+        .bind(moves.join(" "))
+        .bind(id)
+        .execute(&server.service.db.write)
+        .await
+        .unwrap();
+    assert_eq!(done.rows_affected(), 1);
+}
+
+async fn game_view(server: &TestServer, id: i64) -> Value {
+    server
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await
+        .1
+}
+
+async fn post_move(
+    server: &TestServer,
+    id: i64,
+    who: &User,
+    mv: &str,
+    ply: Option<usize>,
+) -> (StatusCode, Value) {
+    server
+        .call(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&who.token),
+            Some(json!({"move": mv, "ply": ply})),
+        )
+        .await
+}
+
+/// The cached copy says Black is to move; the stored game has Black's move
+/// already. White's move is judged on the stored state: the write on the
+/// stale copy fails its version check, the game is read again, and the move
+/// applies; a stale move number is refused as stale, not as out of turn.
+async fn a_stale_cache_never_decides(server: &TestServer, _db: &TestDb) {
+    let alice = server.user("alices", false, &["read", "play"]).await;
+    let bob = server.user("bobs", false, &["read", "play"]).await;
+    let game = server.new_game(&alice, &bob, json!({})).await;
+    let id = game["id"].as_i64().unwrap();
+    let mut pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
+    let first = pos.legal_moves()[0];
+    assert_eq!(
+        post_move(server, id, &alice, &first.to_string(), Some(0))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    pos.play(first).unwrap();
+    // Bob's answer arrives through "another process".
+    let answer = pos.legal_moves()[0];
+    pos.play(answer).unwrap();
+    move_behind_the_back(server, id, &[first.to_string(), answer.to_string()]).await;
+    assert_eq!(
+        game_view(server, id).await["ply"],
+        1,
+        "this process has not seen it"
+    );
+    // Alice's next move, made on the stored position, is accepted.
+    let next = pos.legal_moves()[0];
+    let (status, body) = post_move(server, id, &alice, &next.to_string(), Some(2)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["ply"], 3);
+    pos.play(next).unwrap();
+    // Bob's answer, again behind the back; Alice replays an old move number.
+    let answer = pos.legal_moves()[0];
+    let (_, seen) = server
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await;
+    let mut moves: Vec<String> = seen["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    moves.push(answer.to_string());
+    move_behind_the_back(server, id, &moves).await;
+    pos.play(answer).unwrap();
+    let (status, body) = post_move(
+        server,
+        id,
+        &alice,
+        &pos.legal_moves()[0].to_string(),
+        Some(3),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(
+        body["code"], "stale_move",
+        "judged on the stored game: {body}"
+    );
+    // A refusal does not change the stored game; the next read is fresh.
+    assert_eq!(game_view(server, id).await["ply"], 4);
+}
+
+on_both!(a_stale_cache_never_decides);
