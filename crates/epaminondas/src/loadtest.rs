@@ -120,11 +120,11 @@ struct Totals {
     errors: AtomicU64,
 }
 
-/// Plays games between `white` and `black` until `stop`, recording each
-/// move request's latency in microseconds.
+/// Plays games between `white` and `black` (each a name and a token) until
+/// `stop`, recording each move request's latency in microseconds.
 async fn play_games(
     client: Arc<Client>,
-    tokens: [String; 2],
+    players: [(String, String); 2],
     size: BoardSize,
     seed: u64,
     stop: Arc<AtomicBool>,
@@ -132,8 +132,9 @@ async fn play_games(
 ) -> Vec<u32> {
     let mut latencies = Vec::new();
     let mut rng = XorShift(seed | 1);
+    let tokens = [players[0].1.clone(), players[1].1.clone()];
     while !stop.load(Ordering::Relaxed) {
-        let challenge = json!({"opponent": null, "board": size.to_string(), "color": "white",
+        let challenge = json!({"opponent": players[1].0, "board": size.to_string(), "color": "white",
                                "rated": false, "time": {"kind": "unlimited"}});
         let made = client
             .send(
@@ -213,9 +214,11 @@ pub fn run(args: &LoadArgs) -> Result<(), String> {
             base: args.server.trim_end_matches('/').to_string(),
         });
         let run_id = std::process::id();
-        let mut tokens = Vec::new();
+        let mut players = Vec::new();
         for i in 0..args.players {
-            tokens.push(player(&client, &format!("load{run_id}x{i}")).await?);
+            let name = format!("load{run_id}x{i}");
+            let token = player(&client, &name).await?;
+            players.push((name, token));
         }
         eprintln!("{} players signed up; playing {} games at once for {} s", args.players, args.games, args.seconds);
         let stop = Arc::new(AtomicBool::new(false));
@@ -223,7 +226,10 @@ pub fn run(args: &LoadArgs) -> Result<(), String> {
         let started = Instant::now();
         let mut tasks = Vec::new();
         for g in 0..args.games {
-            let pair = [tokens[g % args.players].clone(), tokens[(g + 1) % args.players].clone()];
+            let pair = [
+                players[g % args.players].clone(),
+                players[(g + 1) % args.players].clone(),
+            ];
             tasks.push(tokio::spawn(play_games(
                 client.clone(),
                 pair,

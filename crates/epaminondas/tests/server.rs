@@ -37,10 +37,20 @@ fn a_killed_server_loses_no_acknowledged_move() {
     );
     ok(port, "signup kim password-1 kim@example.org");
     ok(port, "signup lee password-2 lee@example.org");
-    let reply = ok(port, "epaminondas challenge -size=8x8 kim lee");
-    let board = reply
+    let reply = ok(port, "epaminondas challenge -size=8x8 kim lee password-1");
+    let challenge = reply
         .split_whitespace()
         .nth(1)
+        .expect("a challenge number")
+        .to_string();
+    let reply = ok(
+        port,
+        &format!("epaminondas accept {challenge} lee password-2"),
+    );
+    let board = reply
+        .split("board ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
         .expect("a board number")
         .to_string();
     let mut pos = Position::new(BoardSize::new(8, 8).unwrap(), Symmetry::Mirror);

@@ -1245,9 +1245,25 @@ async fn two_servers_share_one_postgres_database() {
         post_move(&second, id, &bob, reply, Some(1)).await.0,
         StatusCode::OK
     );
-    // A stale move through the first process is refused.
-    assert_eq!(
-        post_move(&first, id, &alice, mv, Some(1)).await.0,
-        StatusCode::CONFLICT
-    );
+    // Once the first process has seen Bob's move (its NOTIFY arrived and its
+    // reads show it), a stale move through it is refused as stale. (The
+    // other case, a process that has not seen the move yet, is
+    // `concurrency::a_stale_cache_never_decides`.)
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (_, seen_first) = first
+            .call("GET", &format!("/api/games/{id}"), None, None)
+            .await;
+        if seen_first["ply"] == 2 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first process never saw the move"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (status, body) = post_move(&first, id, &alice, mv, Some(1)).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["code"], "stale_move", "{body}");
 }

@@ -112,3 +112,92 @@ async fn a_stale_cache_never_decides(server: &TestServer, _db: &TestDb) {
 }
 
 on_both!(a_stale_cache_never_decides);
+
+/// Two server processes' clock sweeps at the same moment on one PostgreSQL
+/// database, over many games that ran out of time and many reminders due:
+/// each game is ended (or reminded) exactly once, rated once, and each
+/// player hears of it once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_sweeps_at_once_change_each_game_once() {
+    let Some(db) = common::database(common::Db::Postgres).await else {
+        return;
+    };
+    let clock = std::sync::Arc::new(epaminondas_server::clock::ManualClock::new());
+    let first = common::start_on(&db.url, clock.clone(), common::loose_limits()).await;
+    let second = common::start_on(&db.url, clock, common::loose_limits()).await;
+    let alice = first.user("alicez", false, &["read", "play"]).await;
+    let bob = first.user("bobz", false, &["read", "play"]).await;
+    let mut live = Vec::new();
+    let mut correspondence = Vec::new();
+    for _ in 0..10 {
+        let game = first
+            .new_game(
+                &alice,
+                &bob,
+                json!({"rated": true, "time": {"kind": "live", "initial_ms": 60000, "increment_ms": 0}}),
+            )
+            .await;
+        live.push(game["id"].as_i64().unwrap());
+        let game = first
+            .new_game(
+                &alice,
+                &bob,
+                json!({"time": {"kind": "correspondence", "days_per_move": 30}}),
+            )
+            .await;
+        correspondence.push(game["id"].as_i64().unwrap());
+    }
+    let mut alice_events =
+        common::Socket::connect(&format!("{}/api/stream", first.ws), Some(&alice.token)).await;
+    alice_events.next().await;
+    // Past the live games' time and the correspondence games' reminder.
+    first.clock.advance(16 * 24 * 60 * 60 * 1000);
+    let (a, b) = tokio::join!(first.service.sweep(), second.service.sweep());
+    a.unwrap();
+    b.unwrap();
+    let version = |id: i64| {
+        let pool = first.service.db.read.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT version FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    for &id in live.iter().chain(&correspondence) {
+        assert_eq!(version(id).await, 1, "game {id} was changed exactly once");
+    }
+    for &id in &live {
+        let rated: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM rating_history WHERE game_id = $1")
+                .bind(id)
+                .fetch_one(&first.service.db.read)
+                .await
+                .unwrap();
+        assert_eq!(rated, 2, "game {id} rated once");
+    }
+    let mut finished = std::collections::HashMap::new();
+    let mut reminded = std::collections::HashMap::new();
+    loop {
+        let message =
+            tokio::time::timeout(std::time::Duration::from_secs(2), alice_events.next()).await;
+        let Ok(message) = message else { break };
+        let id = message["game"]["id"].as_i64().unwrap_or(0);
+        match message["type"].as_str() {
+            Some("gameFinish") => *finished.entry(id).or_insert(0) += 1,
+            Some("reminder") => *reminded.entry(id).or_insert(0) += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(finished.len(), live.len(), "{finished:?}");
+    assert!(
+        finished.values().all(|&n| n == 1),
+        "once each: {finished:?}"
+    );
+    assert_eq!(reminded.len(), correspondence.len(), "{reminded:?}");
+    assert!(
+        reminded.values().all(|&n| n == 1),
+        "once each: {reminded:?}"
+    );
+}

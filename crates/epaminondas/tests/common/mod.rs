@@ -1,4 +1,5 @@
 //! Starting the real `epaminondas serve` for the integration tests.
+#![allow(dead_code)] // each test file uses some of these
 
 use std::net::TcpListener;
 use std::path::Path;

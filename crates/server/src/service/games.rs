@@ -119,6 +119,11 @@ impl Service {
             } else {
                 change(&mut next, now)
             };
+            // A finished game never changes again.
+            if current.is_finished() {
+                *held = None;
+                return outcome.map(|()| current);
+            }
             if outcome.is_err() && !flagged {
                 // A refusal stands only if it was made on the stored state.
                 if from_cache && store::game_version(&self.db, id).await? != Some(current.version) {
@@ -212,12 +217,17 @@ impl Service {
     /// sessions.
     pub async fn sweep(self: &Arc<Self>) -> Result<()> {
         for id in store::due_games(&self.db, self.now()).await? {
+            // Time-outs are decided by `change_game` itself; here only the
+            // reminder is left, and a game with nothing due is not written
+            // (another process may have swept it first).
             let result = self
                 .change_game(id, |g, now| {
                     if g.remind_at().is_some_and(|at| at <= now) {
                         g.reminded = true;
+                        Ok(())
+                    } else {
+                        Err(Error::conflict("nothing is due"))
                     }
-                    Ok(())
                 })
                 .await;
             if let Err(Error::Internal(e)) = result {
