@@ -47,7 +47,7 @@ pub struct ServeArgs {
     /// client; repeat for several. Without it the peer address is the client.
     #[arg(long = "trusted-proxy", value_name = "ADDR")]
     trusted_proxies: Vec<String>,
-    /// The site's public address (e.g. https://epaminondas.example.org):
+    /// The site's public address (e.g. `https://epaminondas.example.org`):
     /// with https the session cookie is `Secure` and HSTS is sent, and pages
     /// from that origin may call the API through a proxy that rewrites Host.
     #[arg(long)]
