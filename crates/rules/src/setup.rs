@@ -416,7 +416,9 @@ mod tests {
         assert_eq!(setup.to_string(), "b1b1/4/4/1w1w b");
         assert_eq!(setup.rows(), ["b.b.", "....", "....", ".w.w"]);
         let start = Setup::start(BoardSize::new(5, 4).unwrap());
-        assert_eq!(Setup::from_rows(&start.rows(), Color::White), Ok(start));
+        // The pieces may come in another order: the text is the comparison.
+        let reread = Setup::from_rows(&start.rows(), Color::White).map(|s| s.to_string());
+        assert_eq!(reread, Ok(start.to_string()));
         let err = |rows: &[&str]| Setup::from_rows(rows, Color::White).unwrap_err();
         assert_eq!(
             err(&["w...", "....", "...x", "...."]),
