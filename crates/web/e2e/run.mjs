@@ -33,6 +33,14 @@ async function visitor(path = "/", options = {}) {
     console.error(`page error: ${error.message}`);
     failures.push(`page error: ${error.message}`);
   });
+  // The site must work under its own Content-Security-Policy: a blocked
+  // script, style or connection is a failure.
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) {
+      console.error(`blocked by the CSP: ${message.text()}`);
+      failures.push(`blocked by the CSP: ${message.text()}`);
+    }
+  });
   await page.goto(path);
   return { context, page };
 }
@@ -279,6 +287,84 @@ await test("the analysis board: load, step, the engine's line, the editor", asyn
   await page.click("#edit-done");
   await page.waitForFunction(() => document.querySelector("#position-text")?.value === "5b/6/6/6/w5 b");
   await context.close();
+});
+
+await test("a signed-out visitor's challenge is not sent, and the forms offer the server's board sizes", async () => {
+  const { context, page } = await visitor("/");
+  const offered = await (await page.request.get("/api/options")).json();
+  for (const form of ["computer-title", "challenge-title"]) {
+    const sizes = await page.locator(`form[aria-labelledby=${form}] select[name=board] option`).allTextContents();
+    assert.deepEqual(sizes, offered.boards, `the ${form} form lists the server's sizes`);
+  }
+  const form = page.locator("form[aria-labelledby=challenge-title]");
+  await form.locator("#opponent").fill("somebody");
+  await form.locator("#send-challenge").click();
+  await form.locator("#challenge-error", { hasText: "Sign in or sign up" }).waitFor();
+  await page.waitForTimeout(300);
+  assert.equal((await page.request.get("/api/me")).status(), 401, "the visitor was not made a guest");
+  assert.equal(await page.locator("#account a[href='/signin']").count(), 1, "the header still offers sign-in");
+  await context.close();
+});
+
+await test("account settings: a token made and revoked, the password changed, signed out everywhere, the account deleted", async () => {
+  const name = `carol${Date.now() % 100000}`;
+  const { context, page } = await visitor("/signup");
+  await page.fill("#signup-name", name);
+  await page.fill("#signup-password", "first password");
+  await page.fill("#signup-email", `${name}@example.com`);
+  await page.click("#signup button[type=submit]");
+  await page.locator("#account", { hasText: name }).waitFor();
+  // A second browser signed in as the same player, to be signed out from the first.
+  const other = await visitor("/signin");
+  await other.page.fill("#signin-name", name);
+  await other.page.fill("#signin-password", "first password");
+  await other.page.click("#signin button[type=submit]");
+  await other.page.locator("#account", { hasText: name }).waitFor();
+
+  await page.click("#settings-link");
+  await page.waitForURL(`${base}/settings`);
+  // A read token: shown once, listed, then revoked.
+  await page.fill("#token-label", "my script");
+  await page.click("#token-form button[type=submit]");
+  const secret = await page.locator("#new-token code").textContent();
+  assert.ok(secret && secret.length >= 20, `a token is shown: ${secret}`);
+  await page.locator("#tokens li[data-token]", { hasText: "my script: read" }).waitFor();
+  const withToken = await page.request.get("/api/me", { headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(withToken.status(), 200, "the token works");
+  await page.click("#tokens li[data-token] button");
+  await page.locator("#tokens li", { hasText: "No tokens." }).waitFor();
+  const revoked = await page.request.get("/api/me", { headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(revoked.status(), 401, "the revoked token no longer works");
+  // A wrong current password is refused with a reason; the right one changes it.
+  await page.fill("#password-current", "not my password");
+  await page.fill("#password-new", "second password");
+  await page.click("#password button[type=submit]");
+  await page.locator("#password .error", { hasText: /password/i }).waitFor();
+  await page.fill("#password-current", "first password");
+  await page.fill("#password-new", "second password");
+  await page.click("#password button[type=submit]");
+  await page.locator("#toast.shown", { hasText: "Password changed; 1 other session signed out" }).waitFor();
+  assert.equal((await other.page.request.get("/api/me")).status(), 401, "the other browser was signed out");
+  assert.equal((await page.request.get("/api/me")).status(), 200, "this browser stays signed in");
+  // Sign out everywhere, then back in with the new password.
+  await page.click("#signout-all");
+  await page.waitForURL(`${base}/`);
+  assert.equal((await page.request.get("/api/me")).status(), 401, "signed out here too");
+  await page.goto("/signin");
+  await page.fill("#signin-name", name);
+  await page.fill("#signin-password", "second password");
+  await page.click("#signin button[type=submit]");
+  await page.locator("#account", { hasText: name }).waitFor();
+  // Delete the account: the password and the check box are both needed.
+  await page.goto("/settings");
+  await page.fill("#delete-password", "second password");
+  await page.check("#delete-understood");
+  await page.click("#delete button[type=submit]");
+  await page.locator("#toast.shown", { hasText: "Account deleted" }).waitFor();
+  await page.waitForURL(`${base}/`);
+  const signIn = await page.request.post("/api/signin", { data: { name, password: "second password" } });
+  assert.equal(signIn.status(), 401, "the deleted account cannot sign in");
+  for (const who of [{ context }, other]) await who.context.close();
 });
 
 await test("the site works at a phone-sized viewport", async () => {

@@ -1,8 +1,9 @@
-// Accounts: sign up, sign in, a player's profile (rating, its history as a
+// Accounts: sign up, sign in, the account's settings (password, sessions,
+// API tokens, deletion), a player's profile (rating, its history as a
 // chart, games and export) and the rating list.
 
-import { api, currentUser, signIn, signUp } from "./api.js";
-import { h, replace, timeText } from "./dom.js";
+import { api, currentUser, deleteAccount, signIn, signOutEverywhere, signUp } from "./api.js";
+import { h, replace, timeText, toast } from "./dom.js";
 import { navigate } from "./app.js";
 
 /**
@@ -63,6 +64,129 @@ export function signInPage(main) {
       navigate("/");
     }),
     h("p", {}, "New here? ", h("a", { href: "/signup" }, "Sign up")));
+}
+
+/**
+ * The account's settings: change the password, sign out everywhere, API
+ * tokens for programs, and deleting the account. The server asks for a
+ * session signed in with a password for each of them.
+ * @param {HTMLElement} main
+ */
+export function settingsPage(main) {
+  const me = currentUser();
+  if (!me || me.guest) {
+    replace(main, h("h1", {}, "Settings"),
+      h("p", {}, me
+        ? "Guest accounts have no settings. Sign up to keep your games and choose a password: "
+        : "Sign in to change your password, manage API tokens or delete your account: ",
+      h("a", { href: me ? "/signup" : "/signin" }, me ? "Sign up" : "Sign in"), "."));
+    return;
+  }
+  const passwordForm = accountForm("password", [
+    ["current", "Current password", "password", "current-password"],
+    ["new", "New password (8 characters or more)", "password", "new-password"],
+  ], "Change password", async ({ current, new: next }) => {
+    const done = await api("/api/account/password", { current, new: next });
+    /** @type {HTMLFormElement} */ (passwordForm).reset();
+    const others = done.other_sessions_ended;
+    toast(`Password changed; ${others} other session${others === 1 ? "" : "s"} signed out`);
+  });
+  const deleteForm = accountForm("delete", [
+    ["password", "Password, to confirm", "password", "current-password"],
+    ["understood", "I understand that this cannot be undone", "checkbox", "off"],
+  ], "Delete my account", async ({ password }) => {
+    const placeholder = await deleteAccount(password);
+    toast(`Account deleted; its games are kept under the name ${placeholder}`);
+    navigate("/");
+  });
+  const tokens = tokenPanel();
+  replace(main,
+    h("h1", {}, "Settings"),
+    h("div", { class: "grid" },
+      h("section", { class: "panel", "aria-labelledby": "password-title" },
+        h("h2", { id: "password-title" }, "Password"),
+        h("p", { class: "muted" }, "Changing it signs out every other session and browser."),
+        passwordForm),
+      h("section", { class: "panel", "aria-labelledby": "sessions-title" },
+        h("h2", { id: "sessions-title" }, "Sessions"),
+        h("p", { class: "muted" }, "Signed in on a computer you no longer use? End every session, this one included."),
+        h("button", {
+          type: "button", id: "signout-all",
+          onclick: async () => {
+            try {
+              const ended = await signOutEverywhere();
+              toast(`Signed out everywhere (${ended} session${ended === 1 ? "" : "s"})`);
+              navigate("/");
+            } catch (error) {
+              toast(/** @type {Error} */ (error).message, "error");
+            }
+          },
+        }, "Sign out everywhere")),
+      tokens.el,
+      h("section", { class: "panel", "aria-labelledby": "delete-title" },
+        h("h2", { id: "delete-title" }, "Delete the account"),
+        h("p", { class: "muted" }, "Your games stay in the records of your opponents, under a placeholder name; your name, e-mail, password, sessions and tokens are removed."),
+        deleteForm)));
+  tokens.refresh();
+}
+
+/** The account's API tokens: the list with a revoke button each, and a form for a new one. */
+function tokenPanel() {
+  const list = h("ul", { class: "plain", id: "tokens" });
+  const shown = h("p", { id: "new-token", role: "status" });
+  const scopeBoxes = h("fieldset", { class: "row" }, h("legend", {}, "Scopes"));
+  const form = h("form", { id: "token-form" },
+    h("label", {}, "Label", h("input", { name: "label", id: "token-label", maxlength: 100, autocomplete: "off" })),
+    scopeBoxes,
+    h("button", { type: "submit" }, "Create token"));
+
+  async function refresh() {
+    try {
+      const [me, mine] = await Promise.all([api("/api/me"), api("/api/tokens")]);
+      const scopes = me.bot ? ["read", "bot"] : ["read", "play"];
+      replace(scopeBoxes, h("legend", {}, "Scopes"), scopes.map((scope) =>
+        h("label", {}, h("input", { type: "checkbox", name: "scope", value: scope, checked: scope === "read" }), ` ${scope}`)));
+      replace(list, mine.tokens.length === 0
+        ? h("li", { class: "muted" }, "No tokens.")
+        : mine.tokens.map((/** @type {any} */ t) => h("li", { "data-token": t.id },
+          h("span", {}, `${t.label || "(no label)"}: ${t.scopes.join(", ")}`),
+          h("button", {
+            type: "button", class: "secondary",
+            onclick: async () => {
+              try {
+                await api(`/api/tokens/${t.id}`, undefined, "DELETE");
+                refresh();
+              } catch (error) {
+                toast(/** @type {Error} */ (error).message, "error");
+              }
+            },
+          }, "Revoke"))));
+    } catch (error) {
+      replace(list, h("li", { class: "error" }, /** @type {Error} */ (error).message));
+    }
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(/** @type {HTMLFormElement} */ (form));
+    try {
+      const made = await api("/api/tokens", {
+        label: String(data.get("label") || ""),
+        scopes: data.getAll("scope").map(String),
+      });
+      replace(shown, "Your new token (shown only this once): ", h("code", {}, made.token));
+      /** @type {HTMLFormElement} */ (form).reset();
+      refresh();
+    } catch (error) {
+      replace(shown, h("span", { class: "error" }, /** @type {Error} */ (error).message));
+    }
+  });
+
+  const el = h("section", { class: "panel", "aria-labelledby": "tokens-title" },
+    h("h2", { id: "tokens-title" }, "API tokens"),
+    h("p", { class: "muted" }, "For programs and bots (sent as ", h("code", {}, "Authorization: Bearer TOKEN"), "): read is your own data and streams, play is challenges and moves as you, bot is the bot API."),
+    list, form, shown);
+  return { el, refresh };
 }
 
 /**

@@ -2,18 +2,17 @@
 // moves, set up any position in the editor, and ask the engine (which runs
 // on the server) for its evaluation and best line.
 
-import { api, readLines } from "./api.js";
+import { api, readLines, siteOptions } from "./api.js";
 import { Board } from "./board.js";
 import { h, replace, toast } from "./dom.js";
-
-const SIZES = ["14x12", "12x10", "10x10", "10x8", "8x8", "6x6"];
 
 /** @param {HTMLElement} main */
 export function analysisPage(main) {
   const saved = sessionStorage.getItem("analysis");
   sessionStorage.removeItem("analysis");
   /** The line: where it starts and its moves; `ply` moves of it are shown. */
-  let line = { start: /** @type {string | undefined} */ (undefined), board: "14x12", symmetry: "mirror", moves: /** @type {string[]} */ ([]) };
+  const offered = siteOptions();
+  let line = { start: /** @type {string | undefined} */ (undefined), board: offered.default_board, symmetry: "mirror", moves: /** @type {string[]} */ ([]) };
   if (saved) {
     try {
       line = { ...line, ...JSON.parse(saved) };
@@ -35,11 +34,11 @@ export function analysisPage(main) {
   });
   const status = h("p", { class: "status", "aria-live": "polite" });
   const moveList = h("div", { class: "moves", role: "list", "aria-label": "Moves" });
-  const positionText = h("input", { id: "position-text", readonly: true, "aria-label": "Position text", style: "width:100%" });
+  const positionText = h("input", { id: "position-text", readonly: true, "aria-label": "Position text", class: "wide" });
 
   // Loading.
   const loadText = h("textarea", { id: "load-text", "aria-label": "Position text or game record" });
-  const sizeSelect = h("select", { id: "new-board", "aria-label": "Board size" }, SIZES.map((s) => h("option", { value: s }, s)));
+  const sizeSelect = h("select", { id: "new-board", "aria-label": "Board size" }, offered.boards.map((s) => h("option", { value: s }, s)));
   const loader = h("section", { class: "panel", "aria-labelledby": "load-title" },
     h("h2", { id: "load-title" }, "Load"),
     h("div", { class: "row" }, sizeSelect,
@@ -56,7 +55,7 @@ export function analysisPage(main) {
 
   // The engine.
   const thinkTime = h("select", { id: "think-time", "aria-label": "Thinking time" },
-    [1, 3, 5, 10].map((s) => h("option", { value: s * 1000, selected: s === 3 }, `${s} s`)));
+    [1, 3, 5, 10].filter((s) => s * 1000 <= offered.analysis_max_ms).map((s) => h("option", { value: s * 1000, selected: s === 3 }, `${s} s`)));
   const bar = h("div", {});
   const progress = h("div", { class: "progress", role: "progressbar", "aria-label": "Engine progress", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": 0 }, bar);
   const engineOut = h("div", { id: "engine-output", "aria-live": "polite" });
@@ -218,10 +217,10 @@ export function analysisPage(main) {
 
   function drawEditor() {
     const number = (/** @type {string} */ id, /** @type {string} */ label, /** @type {number} */ value) =>
-      h("label", {}, label, h("input", { type: "number", id, min: 4, max: 26, value, style: "width:5rem" }));
+      h("label", {}, label, h("input", { type: "number", id, min: 4, max: 26, value, class: "short-number" }));
     replace(editorTools,
       h("fieldset", {}, h("legend", {}, "Click a square to put"),
-        ["white", "black", "empty"].map((tool, i) => h("label", { style: "display:inline-block;margin-right:0.8rem" },
+        ["white", "black", "empty"].map((tool, i) => h("label", { class: "inline-choice" },
           h("input", { type: "radio", name: "tool", value: tool, checked: i === 0 }), ` ${tool}`))),
       number("edit-files", "Files", draft.files),
       number("edit-ranks", "Ranks", draft.ranks),

@@ -55,6 +55,32 @@ export async function api(path, body, method) {
   return data;
 }
 
+/**
+ * What the server offers, for the forms: board sizes, symmetry options,
+ * engine levels, colours and limits (`GET /api/options`).
+ * @typedef {{boards: string[], default_board: string, symmetry: string[],
+ *   levels: {min: number, max: number}, colors: string[],
+ *   correspondence_days: {min: number, max: number}, analysis_max_ms: number}} SiteOptions
+ */
+
+/** @type {SiteOptions | null} */
+let options = null;
+
+/** Reads what the server offers; the pages' forms are drawn from it. */
+export async function loadOptions() {
+  options = await api("/api/options");
+  return options;
+}
+
+/**
+ * What the server offers (loaded before the first page is drawn).
+ * @returns {SiteOptions}
+ */
+export function siteOptions() {
+  if (!options) throw new Error("the site's options are not loaded yet");
+  return options;
+}
+
 /** The signed-in player, or null. */
 export function currentUser() {
   return me;
@@ -121,6 +147,24 @@ export async function signIn(name, password) {
 export async function signOut() {
   await api("/api/signout", {});
   setUser(null);
+}
+
+/** Ends every session of the account, this one included; returns how many. */
+export async function signOutEverywhere() {
+  const done = await api("/api/signout/all", {});
+  setUser(null);
+  return /** @type {number} */ (done.sessions);
+}
+
+/**
+ * Deletes the account (its games stay, under a placeholder name, which is
+ * returned) and signs out.
+ * @param {string} password
+ */
+export async function deleteAccount(password) {
+  const done = await api("/api/account/delete", { password });
+  setUser(null);
+  return /** @type {string} */ (done.games_kept_as);
 }
 
 /**

@@ -1,11 +1,11 @@
 // The site's entry point: draws the page the address names, keeps the
 // header's account links current, and follows links without reloading.
 
-import { loadUser, watchUser, signOut } from "./api.js";
+import { loadUser, loadOptions, watchUser, signOut } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
 import { gamePage } from "./game.js";
-import { signInPage, signUpPage, profilePage, playersPage } from "./account.js";
+import { signInPage, signUpPage, profilePage, playersPage, settingsPage } from "./account.js";
 import { analysisPage } from "./analysis.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void))} Page */
@@ -19,6 +19,7 @@ const routes = [
   [/^\/signup$/, signUpPage],
   [/^\/players$/, playersPage],
   [/^\/profile\/([^/]+)$/, profilePage],
+  [/^\/settings$/, settingsPage],
 ];
 
 /** @type {(() => void) | void} */
@@ -72,6 +73,7 @@ watchUser((me) => {
   } else {
     replace(account,
       h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, me.name),
+      h("a", { href: "/settings", id: "settings-link" }, "Settings"),
       h("button", {
         type: "button",
         onclick: async () => {
@@ -83,4 +85,9 @@ watchUser((me) => {
   }
 });
 
-loadUser().then(route);
+// The forms are drawn from what the server offers, so both are read first.
+Promise.all([loadUser(), loadOptions()]).then(route, (error) => {
+  const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+  replace(main, h("h1", {}, "The server did not answer"),
+    h("p", { class: "error" }, `${/** @type {Error} */ (error).message}. Reload the page to try again.`));
+});

@@ -1,11 +1,9 @@
 // The lobby: play the computer at once, challenge a player or post an open
 // seek, answer challenges, and see your running games.
 
-import { api, ensureUser, currentUser, socket, watchUser } from "./api.js";
+import { api, ensureUser, currentUser, siteOptions, socket, watchUser } from "./api.js";
 import { h, replace, toast, timeText } from "./dom.js";
 import { navigate } from "./app.js";
-
-const SIZES = ["14x12", "12x10", "10x10", "10x8", "8x8", "6x6"];
 
 /**
  * @param {string} name
@@ -18,12 +16,15 @@ function select(name, options, value) {
 
 /** @param {HTMLElement} main */
 export function lobbyPage(main) {
+  const offered = siteOptions();
+  const levels = [];
+  for (let level = offered.levels.min; level <= offered.levels.max; level++) levels.push(String(level));
   const computer = h("form", { class: "panel", "aria-labelledby": "computer-title" },
     h("h2", { id: "computer-title" }, "Play the computer"),
-    h("label", {}, "Level (1 easiest, 10 strongest)",
-      select("level", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], "3")),
-    h("label", {}, "Board (files x ranks)", select("board", SIZES, "14x12")),
-    h("label", {}, "Your colour", select("color", ["white", "black", "random"], "white")),
+    h("label", {}, `Level (${offered.levels.min} easiest, ${offered.levels.max} strongest)`,
+      select("level", levels, "3")),
+    h("label", {}, "Board (files x ranks)", select("board", offered.boards, offered.default_board)),
+    h("label", {}, "Your colour", select("color", offered.colors, "white")),
     h("button", { type: "submit", id: "play-computer" }, "Play"),
   );
   computer.addEventListener("submit", async (event) => {
@@ -46,19 +47,28 @@ export function lobbyPage(main) {
     h("h2", { id: "challenge-title" }, "Challenge a player"),
     h("label", {}, "Opponent (leave empty for an open seek anyone can accept)",
       h("input", { name: "opponent", id: "opponent", autocomplete: "off" })),
-    h("label", {}, "Board", select("board", SIZES, "14x12")),
-    h("label", {}, "Your colour", select("color", ["random", "white", "black"], "random")),
+    h("label", {}, "Board", select("board", offered.boards, offered.default_board)),
+    h("label", {}, "Your colour", select("color", offered.colors, "random")),
     h("label", {}, "Time",
       select("time", ["3 days per move", "1 day per move", "7 days per move", "live 5+3", "live 15+10", "unlimited"], "3 days per move")),
     h("label", {}, h("input", { type: "checkbox", name: "rated", id: "rated" }), " Rated"),
+    h("p", { class: "error", role: "alert", id: "challenge-error" }),
     h("button", { type: "submit", id: "send-challenge" }, "Send challenge"),
   );
+  const challengeError = /** @type {HTMLElement} */ (challengeForm.querySelector("#challenge-error"));
   challengeForm.addEventListener("submit", async (event) => {
     event.preventDefault();
+    challengeError.replaceChildren();
     const form = new FormData(challengeForm);
     const opponent = String(form.get("opponent") || "").trim();
+    // A challenge speaks for a player: a signed-out visitor is asked to
+    // sign in (or up) instead of being made a guest behind their back.
+    if (!currentUser()) {
+      challengeError.append("Sign in or sign up to challenge a player; nothing was sent. ",
+        h("a", { href: "/signin" }, "Sign in"), " or ", h("a", { href: "/signup" }, "sign up"), ".");
+      return;
+    }
     try {
-      await ensureUser();
       const made = await api("/api/challenges", {
         opponent: opponent || undefined,
         board: form.get("board"),
