@@ -173,6 +173,8 @@ pub fn run_pbm(args: &PbmArgs) -> Result<(), String> {
         Ok::<_, String>((ok, text))
     })?;
     print!("{text}");
+    // The reply comes before any complaint on standard error.
+    let _ = std::io::Write::flush(&mut std::io::stdout());
     if ok {
         Ok(())
     } else {
