@@ -39,23 +39,6 @@ async fn two_players(server: &TestServer, tag: &str) -> (User, User) {
     )
 }
 
-async fn post_move(
-    server: &TestServer,
-    id: i64,
-    who: &User,
-    mv: &str,
-    ply: Option<usize>,
-) -> (StatusCode, Value) {
-    server
-        .call(
-            "POST",
-            &format!("/api/games/{id}/moves"),
-            Some(&who.token),
-            Some(json!({"move": mv, "ply": ply})),
-        )
-        .await
-}
-
 async fn whole_game_to_a_crossing_win_changes_ratings(server: &TestServer, _db: &TestDb) {
     let (alice, bob) = two_players(server, "").await;
     let game = server.new_game(&alice, &bob, json!({"rated": true})).await;
@@ -82,7 +65,7 @@ async fn whole_game_to_a_crossing_win_changes_ratings(server: &TestServer, _db: 
         } else {
             &bob
         };
-        let (status, state) = post_move(server, id, who, &mv.to_string(), Some(ply)).await;
+        let (status, state) = server.post_move(id, who, &mv.to_string(), Some(ply)).await;
         assert_eq!(status, StatusCode::OK, "{state}");
         pos.play(mv).unwrap();
         ply += 1;
@@ -158,27 +141,27 @@ async fn bad_input_is_refused_and_changes_nothing(server: &TestServer, _db: &Tes
     let cases: Vec<(StatusCode, (StatusCode, Value))> = vec![
         (
             StatusCode::BAD_REQUEST,
-            post_move(server, id, &alice, "a1-a6", None).await,
+            server.post_move(id, &alice, "a1-a6", None).await,
         ),
         (
             StatusCode::BAD_REQUEST,
-            post_move(server, id, &alice, "nonsense", None).await,
+            server.post_move(id, &alice, "nonsense", None).await,
         ),
         (
             StatusCode::CONFLICT,
-            post_move(server, id, &bob, &legal, None).await,
+            server.post_move(id, &bob, &legal, None).await,
         ),
         (
             StatusCode::CONFLICT,
-            post_move(server, id, &alice, &legal, Some(3)).await,
+            server.post_move(id, &alice, &legal, Some(3)).await,
         ),
         (
             StatusCode::FORBIDDEN,
-            post_move(server, id, &carol, &legal, None).await,
+            server.post_move(id, &carol, &legal, None).await,
         ),
         (
             StatusCode::NOT_FOUND,
-            post_move(server, 99_999, &alice, &legal, None).await,
+            server.post_move(99_999, &alice, &legal, None).await,
         ),
         (
             StatusCode::BAD_REQUEST,
@@ -367,7 +350,7 @@ async fn simultaneous_moves_apply_exactly_one(server: &TestServer, _db: &TestDb)
             .collect();
         let sends = moves
             .iter()
-            .map(|mv| post_move(server, id, &alice, mv, None));
+            .map(|mv| server.post_move(id, &alice, mv, None));
         let results = futures_util::future::join_all(sends).await;
         let ok = results.iter().filter(|(s, _)| *s == StatusCode::OK).count();
         assert_eq!(ok, 1, "{results:?}");
@@ -414,7 +397,7 @@ async fn correspondence_reminder_and_forfeit(server: &TestServer, _db: &TestDb) 
     assert_eq!(over["reason"], "time");
     assert_eq!(over["winner"], "black");
     let legal = game["legal_moves"][0].as_str().unwrap();
-    let (status, _) = post_move(server, id, &alice, legal, None).await;
+    let (status, _) = server.post_move(id, &alice, legal, None).await;
     assert_eq!(status, StatusCode::CONFLICT);
 }
 
@@ -430,7 +413,7 @@ async fn live_clock_runs_out_on_a_late_move(server: &TestServer, _db: &TestDb) {
     let id = game["id"].as_i64().unwrap();
     server.clock.advance(10_000);
     let legal = game["legal_moves"][0].as_str().unwrap();
-    let (status, state) = post_move(server, id, &alice, legal, None).await;
+    let (status, state) = server.post_move(id, &alice, legal, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(state["clocks"]["white_ms"], 52_000);
     server.clock.advance(61_000);
@@ -456,7 +439,7 @@ async fn draws_takebacks_and_challenge_answers(server: &TestServer, _db: &TestDb
     let id = game["id"].as_i64().unwrap();
     let first = game["legal_moves"][0].as_str().unwrap();
     assert_eq!(
-        post_move(server, id, &alice, first, Some(0)).await.0,
+        server.post_move(id, &alice, first, Some(0)).await.0,
         StatusCode::OK
     );
     let path = |what: &str| format!("/api/games/{id}/{what}");
@@ -604,14 +587,9 @@ async fn a_game_against_the_engine(server: &TestServer, _db: &TestDb) {
             continue;
         }
         let mv = state["legal_moves"][0].as_str().unwrap().to_string();
-        let (status, body) = post_move(
-            server,
-            id,
-            &human,
-            &mv,
-            state["ply"].as_u64().map(|p| p as usize),
-        )
-        .await;
+        let (status, body) = server
+            .post_move(id, &human, &mv, state["ply"].as_u64().map(|p| p as usize))
+            .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         moves_made += 1;
         state = watch.until(later(ply + 1)).await["game"].clone();
@@ -692,7 +670,7 @@ async fn the_bot_api(server: &TestServer, _db: &TestDb) {
     assert_eq!(full["type"], "gameFull");
     let opening = full["game"]["legal_moves"][0].as_str().unwrap();
     assert_eq!(
-        post_move(server, id, &human, opening, None).await.0,
+        server.post_move(id, &human, opening, None).await.0,
         StatusCode::OK
     );
     let state = game.next_json().await;
@@ -1224,7 +1202,7 @@ async fn two_servers_share_one_postgres_database() {
     bob_events.next().await;
     let mv = game["legal_moves"][0].as_str().unwrap();
     assert_eq!(
-        post_move(&first, id, &alice, mv, None).await.0,
+        first.post_move(id, &alice, mv, None).await.0,
         StatusCode::OK
     );
     assert_eq!(
@@ -1242,7 +1220,7 @@ async fn two_servers_share_one_postgres_database() {
         .await;
     let reply = seen["legal_moves"][0].as_str().unwrap();
     assert_eq!(
-        post_move(&second, id, &bob, reply, Some(1)).await.0,
+        second.post_move(id, &bob, reply, Some(1)).await.0,
         StatusCode::OK
     );
     // Once the first process has seen Bob's move (its NOTIFY arrived and its
@@ -1263,7 +1241,7 @@ async fn two_servers_share_one_postgres_database() {
         );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    let (status, body) = post_move(&first, id, &alice, mv, Some(1)).await;
+    let (status, body) = first.post_move(id, &alice, mv, Some(1)).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(body["code"], "stale_move", "{body}");
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{TestDb, TestServer, User};
+use common::{TestDb, TestServer};
 use epaminondas_rules::{BoardSize, Position, Symmetry};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -30,23 +30,6 @@ async fn game_view(server: &TestServer, id: i64) -> Value {
         .1
 }
 
-async fn post_move(
-    server: &TestServer,
-    id: i64,
-    who: &User,
-    mv: &str,
-    ply: Option<usize>,
-) -> (StatusCode, Value) {
-    server
-        .call(
-            "POST",
-            &format!("/api/games/{id}/moves"),
-            Some(&who.token),
-            Some(json!({"move": mv, "ply": ply})),
-        )
-        .await
-}
-
 /// The cached copy says Black is to move; the stored game has Black's move
 /// already. White's move is judged on the stored state: the write on the
 /// stale copy fails its version check, the game is read again, and the move
@@ -59,7 +42,8 @@ async fn a_stale_cache_never_decides(server: &TestServer, _db: &TestDb) {
     let mut pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
     let first = pos.legal_moves()[0];
     assert_eq!(
-        post_move(server, id, &alice, &first.to_string(), Some(0))
+        server
+            .post_move(id, &alice, &first.to_string(), Some(0))
             .await
             .0,
         StatusCode::OK
@@ -76,7 +60,9 @@ async fn a_stale_cache_never_decides(server: &TestServer, _db: &TestDb) {
     );
     // Alice's next move, made on the stored position, is accepted.
     let next = pos.legal_moves()[0];
-    let (status, body) = post_move(server, id, &alice, &next.to_string(), Some(2)).await;
+    let (status, body) = server
+        .post_move(id, &alice, &next.to_string(), Some(2))
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["ply"], 3);
     pos.play(next).unwrap();
@@ -94,14 +80,9 @@ async fn a_stale_cache_never_decides(server: &TestServer, _db: &TestDb) {
     moves.push(answer.to_string());
     move_behind_the_back(server, id, &moves).await;
     pos.play(answer).unwrap();
-    let (status, body) = post_move(
-        server,
-        id,
-        &alice,
-        &pos.legal_moves()[0].to_string(),
-        Some(3),
-    )
-    .await;
+    let (status, body) = server
+        .post_move(id, &alice, &pos.legal_moves()[0].to_string(), Some(3))
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert_eq!(
         body["code"], "stale_move",

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::HeaderValue;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
@@ -28,15 +28,19 @@ use crate::error::Result;
 /// The largest record the analysis board reads.
 const MAX_RECORD: usize = 512 * 1024;
 
-/// The routes of this area.
+/// The routes of this area with the usual body limit.
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/analysis", post(analysis_line))
-        .route(
-            "/api/analysis/record",
-            post(analysis_record).layer(DefaultBodyLimit::max(MAX_RECORD)),
-        )
         .route("/api/analysis/engine", post(analysis_engine))
+}
+
+/// The route that reads whole records, with its own body limit.
+pub fn record_routes() -> Router<Arc<App>> {
+    super::limit_bodies(
+        Router::new().route("/api/analysis/record", post(analysis_record)),
+        MAX_RECORD,
+    )
 }
 
 async fn analysis_line(ApiJson(line): ApiJson<Line>) -> Result<Json<Value>> {

@@ -71,3 +71,12 @@ pub fn not_found(reason: &str) -> Response {
     let body = serde_json::json!({ "error": reason, "code": "not_found" });
     (StatusCode::NOT_FOUND, Json(body)).into_response()
 }
+
+/// A 413 answer for a request whose announced body exceeds `max` bytes.
+pub fn too_large(max: usize) -> Response {
+    let body = serde_json::json!({
+        "error": format!("the request body is larger than {} KiB", max / 1024),
+        "code": "too_large",
+    });
+    (StatusCode::PAYLOAD_TOO_LARGE, Json(body)).into_response()
+}

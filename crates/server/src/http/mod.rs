@@ -24,7 +24,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::header::{
-    CONTENT_SECURITY_POLICY, CONTENT_TYPE, HOST, ORIGIN, REFERRER_POLICY,
+    CONTENT_LENGTH, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HOST, ORIGIN, REFERRER_POLICY,
     STRICT_TRANSPORT_SECURITY, UPGRADE, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderMap, HeaderValue, Method};
@@ -102,7 +102,7 @@ type Shared = State<Arc<App>>;
 /// The router for the whole interface.
 pub fn router(service: Arc<Service>, config: HttpConfig) -> Router {
     let app = Arc::new(App { service, config });
-    Router::new()
+    let router = Router::new()
         .route("/api/health", get(|| async { "ok" }))
         .route("/api/openapi.json", get(openapi))
         .route("/api/options", get(options))
@@ -115,8 +115,10 @@ pub fn router(service: Arc<Service>, config: HttpConfig) -> Router {
         .merge(analysis::routes())
         .merge(pbm::routes())
         .merge(site::routes())
-        .fallback(|| async { error::not_found("no such page or API endpoint") })
-        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .fallback(|| async { error::not_found("no such page or API endpoint") });
+    // Routes merged after the limit keep their own (larger) limit.
+    limit_bodies(router, MAX_BODY)
+        .merge(analysis::record_routes())
         .layer(middleware::from_fn_with_state(app.clone(), same_site_only))
         .layer(middleware::from_fn_with_state(
             app.clone(),
@@ -143,6 +145,28 @@ async fn options() -> impl IntoResponse {
         "correspondence_days": {"min": 1, "max": 60},
         "analysis_max_ms": crate::service::MAX_ANALYSIS_MS,
     }))
+}
+
+/// Limits the request bodies of `router`'s routes to `max` bytes: a body
+/// announced larger (`Content-Length`) is refused at once with 413, before
+/// any of it is read, and a body sent without a length stops being read at
+/// `max`.
+pub fn limit_bodies<S: Clone + Send + Sync + 'static>(router: Router<S>, max: usize) -> Router<S> {
+    router
+        .layer(DefaultBodyLimit::max(max))
+        .layer(middleware::from_fn(
+            move |request: Request, next: Next| async move {
+                let announced = request
+                    .headers()
+                    .get(CONTENT_LENGTH)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.trim().parse::<u64>().ok());
+                if announced.is_some_and(|length| length > max as u64) {
+                    return error::too_large(max);
+                }
+                next.run(request).await
+            },
+        ))
 }
 
 /// Adds the security headers to every response.

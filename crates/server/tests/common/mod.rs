@@ -256,6 +256,23 @@ impl TestServer {
         }
     }
 
+    /// `who` sends `mv` in game `id`, with the move-number guard `ply` if given.
+    pub async fn post_move(
+        &self,
+        id: i64,
+        who: &User,
+        mv: &str,
+        ply: Option<usize>,
+    ) -> (StatusCode, Value) {
+        self.call(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&who.token),
+            Some(json!({"move": mv, "ply": ply})),
+        )
+        .await
+    }
+
     /// `challenger` challenges `opponent`, who accepts; returns the game.
     pub async fn new_game(&self, challenger: &User, opponent: &User, extra: Value) -> Value {
         let mut body = json!({"opponent": opponent.name, "color": "white", "board": "6x6"});
