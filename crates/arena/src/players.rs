@@ -1,10 +1,12 @@
 //! The players of a match: engines speaking UGI in their own processes, and
 //! two built-in baselines.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use epaminondas_engine::score::WIN;
@@ -39,20 +41,34 @@ pub struct Choice {
 }
 
 /// Why a player failed to produce a move.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerError {
-    /// The engine process could not be started or talked to.
-    Io(String),
-    /// The engine did not answer in time.
+    /// The engine process could not be started, ended, or could not be
+    /// written to; the text says why (the exit status, its last words on
+    /// standard error).
+    Died(String),
+    /// The engine did not answer the protocol's handshake (`ugiok`,
+    /// `readyok`) in time, or refused an option.
+    Unresponsive(String),
+    /// The engine did not move in time: it loses the game on time.
     Timeout(String),
-    /// The engine answered something that is not a legal move.
+    /// The engine answered something that is not a legal move: it loses
+    /// the game.
     IllegalMove(String),
+}
+
+impl PlayerError {
+    /// Whether the engine itself is broken, so that the match cannot go
+    /// on (as opposed to a game lost on time or by an illegal move).
+    pub fn is_fault(&self) -> bool {
+        matches!(self, PlayerError::Died(_) | PlayerError::Unresponsive(_))
+    }
 }
 
 impl fmt::Display for PlayerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerError::Io(e) => write!(f, "engine failure: {e}"),
+            PlayerError::Died(why) | PlayerError::Unresponsive(why) => f.write_str(why),
             PlayerError::Timeout(what) => write!(f, "no answer in time to {what}"),
             PlayerError::IllegalMove(text) => write!(f, "illegal move '{text}'"),
         }
@@ -212,33 +228,49 @@ pub struct UgiPlayer {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
-    ready: bool,
+    /// The last lines the engine wrote to standard error, for the reason
+    /// when it fails.
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// The name the engine gave in its handshake (`id name ...`).
+    id_name: Option<String>,
 }
 
 /// How long an engine may take to start or to answer `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 /// Time an engine may exceed its move budget before it forfeits.
 const GRACE: Duration = Duration::from_secs(5);
+/// How many lines of an engine's standard error are kept.
+const STDERR_LINES: usize = 5;
 
 impl UgiPlayer {
-    /// Starts `command` (run by `sh -c`) as an engine named `name`.
-    pub fn start(name: &str, command: &str) -> Result<UgiPlayer, PlayerError> {
-        let mut child = Command::new("sh")
+    /// Starts `command` (run by `sh -c`) as an engine named `name` and
+    /// completes the handshake: `ugi` answered by `ugiok`, then each of
+    /// `options` set (each must be one the engine offers) and `isready`
+    /// answered. On Unix the engine gets its own process group, so that a
+    /// Ctrl-C meant for the match runner does not kill it.
+    pub fn start(
+        name: &str,
+        command: &str,
+        options: &[(String, String)],
+    ) -> Result<UgiPlayer, PlayerError> {
+        let mut process = Command::new("sh");
+        process
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut process, 0);
+        let mut child = process
             .spawn()
-            .map_err(|e| PlayerError::Io(format!("cannot start '{command}': {e}")))?;
-        let stdin = child
-            .stdin
-            .take()
-            .ok_or_else(|| PlayerError::Io("no stdin".into()))?;
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| PlayerError::Io("no stdout".into()))?;
+            .map_err(|e| PlayerError::Died(format!("cannot run sh -c: {e}")))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            return Err(PlayerError::Died("its pipes could not be opened".into()));
+        };
         let (sender, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -248,19 +280,107 @@ impl UgiPlayer {
                 }
             }
         });
-        Ok(UgiPlayer {
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr_tail);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let mut tail = tail.lock().unwrap_or_else(PoisonError::into_inner);
+                if tail.len() == STDERR_LINES {
+                    tail.pop_front();
+                }
+                tail.push_back(line);
+            }
+        });
+        let mut player = UgiPlayer {
             name: name.to_owned(),
             child,
             stdin,
             lines,
-            ready: false,
+            stderr_tail,
+            id_name: None,
+        };
+        player.handshake(options)?;
+        Ok(player)
+    }
+
+    /// The name the engine gave itself, if it did.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    fn handshake(&mut self, options: &[(String, String)]) -> Result<(), PlayerError> {
+        self.send("ugi")?;
+        let (_, before) = self.expect("ugiok", HANDSHAKE)?;
+        self.id_name = before
+            .iter()
+            .find_map(|l| l.strip_prefix("id name "))
+            .map(|n| n.trim().to_owned());
+        let offered: Vec<String> = before
+            .iter()
+            .filter_map(|l| l.strip_prefix("option name "))
+            .filter_map(|rest| rest.split(" type ").next())
+            .map(|n| n.trim().to_owned())
+            .collect();
+        for (option, value) in options {
+            if !offered.iter().any(|o| o.eq_ignore_ascii_case(option)) {
+                return Err(PlayerError::Unresponsive(format!(
+                    "it has no option '{option}' (it offers: {})",
+                    offered.join(", ")
+                )));
+            }
+            self.send(&format!("setoption name {option} value {value}"))?;
+        }
+        self.send("isready")?;
+        let (_, before) = self.expect("readyok", HANDSHAKE)?;
+        if let Some(error) = before.iter().find(|l| l.starts_with("info string error")) {
+            return Err(PlayerError::Unresponsive(format!(
+                "it refused an option: {}",
+                error.trim_start_matches("info string error").trim()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Why the engine can no longer be used: how its process ended (waiting
+    /// a moment for it) and the last thing it wrote to standard error.
+    fn gone(&mut self) -> PlayerError {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                _ => break None,
+            }
+        };
+        // The stderr reader may still be taking the last lines in.
+        std::thread::sleep(Duration::from_millis(20));
+        let said = self
+            .stderr_tail
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .back()
+            .cloned();
+        let how = match status.and_then(|s| s.code()) {
+            Some(127) => "command not found (exit status 127)".to_owned(),
+            Some(126) => "command cannot be run (exit status 126)".to_owned(),
+            Some(code) => format!("it exited with status {code}"),
+            None => match status {
+                Some(status) => format!("it was ended: {status}"),
+                None => "it closed its output".to_owned(),
+            },
+        };
+        PlayerError::Died(match said {
+            Some(said) => format!("{how}; it said: {said}"),
+            None => how,
         })
     }
 
     fn send(&mut self, line: &str) -> Result<(), PlayerError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| PlayerError::Io(format!("{}: {e}", self.name)))
+        let sent = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        sent.map_err(|_| self.gone())
     }
 
     /// Reads lines until one starts with `prefix`; returns it and the lines before.
@@ -276,15 +396,19 @@ impl UgiPlayer {
             match self.lines.recv_timeout(left) {
                 Ok(line) if line.starts_with(prefix) => return Ok((line, before)),
                 Ok(line) => before.push(line),
-                Err(RecvTimeoutError::Timeout) => {
+                Err(RecvTimeoutError::Timeout) if prefix == "bestmove" => {
                     return Err(PlayerError::Timeout(format!(
                         "{}: waiting for {prefix}",
                         self.name
                     )));
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(PlayerError::Io(format!("{} exited", self.name)));
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(PlayerError::Unresponsive(format!(
+                        "no '{prefix}' within {} s",
+                        within.as_secs()
+                    )));
                 }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.gone()),
             }
         }
     }
@@ -311,11 +435,6 @@ impl Player for UgiPlayer {
     }
 
     fn new_game(&mut self, start: &Position) -> Result<(), PlayerError> {
-        if !self.ready {
-            self.send("ugi")?;
-            self.expect("ugiok", HANDSHAKE)?;
-            self.ready = true;
-        }
         self.send(&format!("setoption name Board value {}", start.size()))?;
         self.send(&format!(
             "setoption name Symmetry value {}",
@@ -370,7 +489,7 @@ impl Player for UgiPlayer {
 
 impl Drop for UgiPlayer {
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {

@@ -111,6 +111,51 @@ impl Pentanomial {
     }
 }
 
+/// The likelihood of superiority: the probability that the first player
+/// is the stronger, from its wins and losses (draws say nothing), by the
+/// normal approximation cutechess-cli and fastchess use. `None` without a
+/// decisive game.
+pub fn los(wins: u64, losses: u64) -> Option<f64> {
+    let decisive = (wins + losses) as f64;
+    if decisive == 0.0 {
+        return None;
+    }
+    Some(0.5 * (1.0 + erf((wins as f64 - losses as f64) / (2.0 * decisive).sqrt())))
+}
+
+/// The error function, to within 1.5e-7 (Abramowitz and Stegun 7.1.26).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 { -y } else { y }
+}
+
+impl Pentanomial {
+    /// The normalised Elo difference and the half-width of its 95%
+    /// interval: the score's distance from even measured in standard
+    /// deviations of a game's score (`(score - 0.5) / sigma`, with the
+    /// per-game variance twice that of a pair's mean), times 800 / ln 10.
+    /// It does not depend on the draw rate, so it compares matches played
+    /// under different conditions. `None` without pairs or variance.
+    pub fn nelo(&self) -> Option<(f64, f64)> {
+        let (mean, variance) = self.mean_and_variance(0.0)?;
+        let per_game = 2.0 * variance;
+        if per_game <= 0.0 {
+            return None;
+        }
+        let scale = 800.0 / std::f64::consts::LN_10;
+        let games = 2.0 * self.pairs() as f64;
+        Some((
+            (mean - 0.5) / per_game.sqrt() * scale,
+            1.96 * scale / games.sqrt(),
+        ))
+    }
+}
+
 impl Sprt {
     /// The LLR bounds: below the first accept H0, above the second accept H1.
     pub fn bounds(&self) -> (f64, f64) {
@@ -198,6 +243,30 @@ mod tests {
             sprt.verdict(&Pentanomial([30, 0, 0, 0, 0])),
             SprtVerdict::H0
         );
+    }
+
+    #[test]
+    fn los_and_normalised_elo() {
+        assert_eq!(los(0, 0), None);
+        assert!((los(10, 10).unwrap() - 0.5).abs() < 1e-9);
+        // 60 wins to 40 losses: (W - L) / sqrt(W + L) = 2 deviations, LOS = 97.7%.
+        assert!(
+            (los(60, 40).unwrap() - 0.97725).abs() < 1e-4,
+            "{:?}",
+            los(60, 40)
+        );
+        assert!(los(40, 60).unwrap() < 0.1);
+        assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
+        // An even match is 0; a stronger first player is positive.
+        let even = Pentanomial([10, 20, 40, 20, 10]);
+        assert!(even.nelo().unwrap().0.abs() < 1e-9);
+        let strong = Pentanomial([5, 10, 40, 30, 15]);
+        let (nelo, error) = strong.nelo().unwrap();
+        assert!(nelo > 0.0 && error > 0.0, "{nelo} {error}");
+        // By hand: mean 0.6, variance of the pair means 0.065.
+        let expected = (0.6 - 0.5) / (2.0f64 * 0.065).sqrt() * 800.0 / std::f64::consts::LN_10;
+        assert!((nelo - expected).abs() < 1e-9, "{nelo} {expected}");
+        assert_eq!(Pentanomial([0, 0, 7, 0, 0]).nelo(), None);
     }
 
     #[test]

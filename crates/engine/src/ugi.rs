@@ -20,9 +20,13 @@
 //!
 //! Player 1 is White and moves first. Scores are `cp N` (hundredths of a
 //! piece), `win N` or `loss N` (the game ends in N plies). Moves are in
-//! canonical notation; any accepted notation is read. Unknown commands are
-//! ignored; a malformed position, move or option is answered with
+//! canonical notation; any accepted notation is read. An unknown command,
+//! or a malformed position, move or option, is answered with
 //! `info string error ...` and changes nothing.
+//!
+//! While a search runs, `stop`, `isready` and `quit` are answered at once;
+//! every other command waits until the search has ended, in the order sent
+//! (so a `position` and `go` sent during a search are queued, not lost).
 
 use std::io::{BufRead, Write};
 use std::str::FromStr;
@@ -88,23 +92,90 @@ impl<W: Write + Send + 'static> Ugi<W> {
         }
     }
 
-    /// Reads and answers commands until `quit` or the end of the input. At
-    /// the end of the input a search with limits is allowed to finish (so
-    /// that piped commands work); `quit` stops it.
-    pub fn run(mut self, input: impl BufRead) {
-        let mut quit = false;
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if !self.command(&line) {
-                quit = true;
-                break;
+    /// Reads and answers commands until `quit` or the end of the input.
+    ///
+    /// While a search runs, `stop`, `isready` and `quit` are answered at
+    /// once; any other command waits, in order, until the search has ended
+    /// (as UCI engines queue a `position` or `go` sent during a search). At
+    /// the end of the input the waiting commands still run and a search
+    /// with limits is allowed to finish (so that piped commands work); an
+    /// infinite one is stopped, and `quit` stops everything.
+    pub fn run(mut self, input: impl BufRead + Send + 'static) {
+        let (sender, lines) = std::sync::mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in input.lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+        let mut input_open = true;
+        loop {
+            while !self.searching() {
+                let Some(line) = waiting.pop_front() else {
+                    break;
+                };
+                if !self.command(&line) {
+                    return self.finish_search();
+                }
+            }
+            if !input_open {
+                match &self.running {
+                    // Only a search with limits is left to wait for.
+                    Some(running) if !running.infinite && !waiting.is_empty() => {
+                        std::thread::sleep(Duration::from_millis(1));
+                        continue;
+                    }
+                    Some(running) if !running.infinite => {
+                        if let Some(running) = self.running.take() {
+                            let _ = running.thread.join();
+                        }
+                    }
+                    _ => self.finish_search(),
+                }
+                if waiting.is_empty() {
+                    return;
+                }
+                continue;
+            }
+            // Poll while commands wait for the search, else block on input.
+            let next = if waiting.is_empty() {
+                lines.recv().map_err(|_| ())
+            } else {
+                match lines.recv_timeout(Duration::from_millis(1)) {
+                    Ok(line) => Ok(line),
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(()),
+                }
+            };
+            let Ok(line) = next else {
+                input_open = false;
+                continue;
+            };
+            let first = line.split_whitespace().next().unwrap_or("");
+            let at_once = matches!(first, "stop" | "isready" | "quit");
+            if at_once && (self.searching() || !waiting.is_empty()) {
+                if !self.command(&line) {
+                    return self.finish_search();
+                }
+            } else {
+                waiting.push_back(line);
             }
         }
-        if quit || self.running.as_ref().is_some_and(|r| r.infinite) {
+    }
+
+    /// Whether a search is still running (a finished one is collected).
+    fn searching(&mut self) -> bool {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.done.load(Ordering::Acquire) || r.thread.is_finished())
+        {
             self.finish_search();
-        } else if let Some(running) = self.running.take() {
-            let _ = running.thread.join();
         }
+        self.running.is_some()
     }
 
     fn say(&self, line: &str) {
@@ -130,13 +201,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
             return true;
         };
         // A finished search is collected before anything else.
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.done.load(Ordering::Acquire) || r.thread.is_finished())
-        {
-            self.finish_search();
-        }
+        self.searching();
         match name {
             "ugi" => {
                 self.say(concat!("id name Epaminondas ", env!("CARGO_PKG_VERSION")));
@@ -163,7 +228,11 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 self.lock_engine().clear();
                 self.position = Position::new(self.board, self.symmetry);
             }
-            "setoption" => self.set_option(args),
+            "setoption" => {
+                if let Err(message) = self.set_option(args) {
+                    self.error(&message);
+                }
+            }
             "position" => self.set_position(args),
             "go" => self.go(args),
             "stop" => self.finish_search(),
@@ -176,7 +245,10 @@ impl<W: Write + Send + 'static> Ugi<W> {
             }
             "d" => self.say(&diagram(&self.position)),
             "quit" => return false,
-            _ => {}
+            _ => self.error(&format!(
+                "unknown command '{}' (known: ugi, isready, uginewgame, setoption, position, go, stop, query, perft, bench, d, quit)",
+                epaminondas_rules::excerpt(name)
+            )),
         }
         true
     }
@@ -185,64 +257,68 @@ impl<W: Write + Send + 'static> Ugi<W> {
         self.engine.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn set_option(&mut self, args: &[&str]) {
+    fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
         // setoption name NAME value VALUE
         let (Some(&"name"), Some(value_at)) =
             (args.first(), args.iter().position(|&w| w == "value"))
         else {
-            return self.error("setoption needs 'name NAME value VALUE'");
+            return Err("setoption needs 'name NAME value VALUE'".to_owned());
         };
-        let name = args[1..value_at].join(" ");
-        let value = args[value_at + 1..].join(" ");
+        self.set(
+            &args[1..value_at].join(" "),
+            &args[value_at + 1..].join(" "),
+        )
+    }
+
+    /// Sets option `name` to `value`, as `setoption` does; the error says
+    /// what is wrong, and nothing changes then.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         fn parse<T: FromStr>(value: &str) -> Option<T> {
             value.parse().ok()
         }
-        if self.running.is_some() {
-            return self.error("options cannot change during a search");
+        if self.searching() {
+            return Err("options cannot change during a search".to_owned());
         }
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match parse::<usize>(&value).filter(|mb| (1..=65536).contains(mb)) {
+            "hash" => match parse::<usize>(value).filter(|mb| (1..=65536).contains(mb)) {
                 Some(mb) => self.lock_engine().set_hash(mb),
-                None => self.error(&format!("Hash must be 1 to 65536 MiB, not '{value}'")),
+                None => return Err(format!("Hash must be 1 to 65536 MiB, not '{value}'")),
             },
-            "threads" => match parse::<usize>(&value).filter(|n| (1..=MAX_THREADS).contains(n)) {
+            "threads" => match parse::<usize>(value).filter(|n| (1..=MAX_THREADS).contains(n)) {
                 Some(threads) => self.lock_engine().set_threads(threads),
-                None => self.error(&format!(
-                    "Threads must be 1 to {MAX_THREADS}, not '{value}'"
-                )),
-            },
-            "board" => match value.parse::<BoardSize>() {
-                Ok(size) => {
-                    self.board = size;
-                    self.position = Position::new(size, self.symmetry);
+                None => {
+                    return Err(format!("Threads must be 1 to {MAX_THREADS}, not '{value}'"));
                 }
-                Err(e) => self.error(&e.to_string()),
             },
-            "symmetry" => match value.parse::<Symmetry>() {
-                Ok(symmetry) => {
-                    self.symmetry = symmetry;
-                    self.position = self.position.with_symmetry(symmetry);
-                }
-                Err(e) => self.error(&e.to_string()),
-            },
-            "level" => match parse::<u8>(&value).and_then(Level::new) {
+            "board" => {
+                let size = value.parse::<BoardSize>().map_err(|e| e.to_string())?;
+                self.board = size;
+                self.position = Position::new(size, self.symmetry);
+            }
+            "symmetry" => {
+                let symmetry = value.parse::<Symmetry>().map_err(|e| e.to_string())?;
+                self.symmetry = symmetry;
+                self.position = self.position.with_symmetry(symmetry);
+            }
+            "level" => match parse::<u8>(value).and_then(Level::new) {
                 Some(level) => self.level = level,
-                None => self.error(&format!("Level must be 1 to 10, not '{value}'")),
+                None => return Err(format!("Level must be 1 to 10, not '{value}'")),
             },
             feature
                 if Features::NAMES
                     .iter()
                     .any(|n| n.eq_ignore_ascii_case(feature)) =>
             {
-                match value.as_str() {
+                match value {
                     "true" | "false" => {
                         self.lock_engine().features.set(feature, value == "true");
                     }
-                    _ => self.error(&format!("{name} must be true or false, not '{value}'")),
+                    _ => return Err(format!("{name} must be true or false, not '{value}'")),
                 }
             }
-            _ => self.error(&format!("unknown option '{name}'")),
+            _ => return Err(format!("unknown option '{name}'")),
         }
+        Ok(())
     }
 
     fn set_position(&mut self, args: &[&str]) {

@@ -93,7 +93,7 @@ fn bad_input_is_reported_and_changes_nothing() {
         .iter()
         .filter(|l| l.starts_with("info string error "))
         .count();
-    assert_eq!(errors, 11, "{lines:#?}");
+    assert_eq!(errors, 12, "{lines:#?}");
     // The bad move left the position as it was: White still to move.
     assert!(lines.contains(&"response true".to_owned()));
     assert_eq!(lines.last().map(String::as_str), Some("readyok"));

@@ -3,9 +3,10 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use crate::output::{Outcome, outln};
 use clap::Args;
 use epaminondas_engine::{Engine, Limits, score};
-use epaminondas_rules::{GameRecord, Position};
+use epaminondas_rules::Position;
 use indicatif::ProgressBar;
 
 /// Arguments of `epaminondas analyze`.
@@ -14,33 +15,33 @@ pub struct AnalyzeArgs {
     /// A position to analyse, as position text.
     #[arg(long, value_parser = crate::args::position, conflicts_with = "record")]
     position: Option<Position>,
-    /// A game record file: every position of the game is analysed.
+    /// A game record file (`-` for standard input): every position of the
+    /// game is analysed.
     #[arg(long)]
     record: Option<std::path::PathBuf>,
-    /// Search depth per position.
-    #[arg(long, conflicts_with = "movetime")]
+    /// Which game of a file of several (1 for the first).
+    #[arg(long, requires = "record")]
+    game: Option<usize>,
+    /// Search depth per position (1 to 100).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
-    /// Milliseconds per position (default 1000 unless --depth is given).
-    #[arg(long)]
+    /// Milliseconds per position, 1 or more (default 1000 unless --depth is given).
+    #[arg(long, value_parser = crate::args::positive)]
     movetime: Option<u64>,
 }
 
 /// Runs `epaminondas analyze`.
-pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+pub fn run(args: &AnalyzeArgs) -> Outcome {
     let limits = match (args.depth, args.movetime) {
-        (Some(depth), _) => Limits::depth(depth.clamp(1, 100)),
-        (_, Some(ms)) => Limits::movetime(Duration::from_millis(ms.max(1))),
+        (Some(depth), _) => Limits::depth(depth),
+        (_, Some(ms)) => Limits::movetime(Duration::from_millis(ms)),
         _ => Limits::movetime(Duration::from_millis(1000)),
     };
     // Each entry: the ply number, the move that led here, the position.
     let positions: Vec<(usize, Option<String>, Position)> = match (&args.position, &args.record) {
         (Some(pos), _) => vec![(0, None, pos.clone())],
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let record: GameRecord = text
-                .parse()
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let record = crate::records::read_one(path, args.game)?.0;
             let mut pos = record.start().clone();
             let mut out = vec![(0, None, pos.clone())];
             for (i, &mv) in record.moves().iter().enumerate() {
@@ -78,7 +79,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     }
     bar.finish_and_clear();
     for line in lines {
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(())
 }

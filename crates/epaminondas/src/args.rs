@@ -26,3 +26,12 @@ pub fn color(s: &str) -> Result<Color, String> {
         _ => Err(format!("'{s}' is not a side: expected white or black")),
     }
 }
+
+/// A whole number of 1 or more (milliseconds, nodes, games ...).
+pub fn positive(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("must be 1 or more, not 0".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a whole number")),
+    }
+}

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::output::{Outcome, out};
 use clap::Args;
 use epaminondas_rules::{Dialect, GameRecord};
 
@@ -26,10 +27,10 @@ fn dialect(s: &str) -> Result<Dialect, String> {
 }
 
 /// Runs `epaminondas convert`.
-pub fn run(args: &ConvertArgs) -> Result<(), String> {
+pub fn run(args: &ConvertArgs) -> Outcome {
     let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let text = crate::show::read_text(&path)?;
-    print!("{}", convert(&text, args.from, args.to)?);
+    let text = crate::records::read_text(&path)?;
+    out!("{}", convert(&text, args.from, args.to)?);
     Ok(())
 }
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::output::{Failure, Outcome, outln};
 use clap::Args;
 use epaminondas_rules::{BoardSize, Position, Symmetry};
 use serde_json::{Value, json};
@@ -200,11 +201,12 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 }
 
 /// Runs `epaminondas loadtest`.
-pub fn run(args: &LoadArgs) -> Result<(), String> {
+pub fn run(args: &LoadArgs) -> Outcome {
     if args.players < 2 || args.games == 0 {
         return Err("a load test needs at least 2 players and 1 game".into());
     }
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| Failure::Run(format!("cannot start: {e}")))?;
     runtime.block_on(async {
         let client = Arc::new(Client {
             http: reqwest::Client::builder()
@@ -248,13 +250,13 @@ pub fn run(args: &LoadArgs) -> Result<(), String> {
         let elapsed = started.elapsed().as_secs_f64();
         latencies.sort_unstable();
         let moves = totals.moves.load(Ordering::Relaxed);
-        println!(
+        outln!(
             "moves {moves} in {elapsed:.1} s: {:.0} moves/s; games finished or stopped {}; errors {}",
             moves as f64 / elapsed,
             totals.games.load(Ordering::Relaxed),
             totals.errors.load(Ordering::Relaxed)
         );
-        println!(
+        outln!(
             "move latency ms: p50 {:.2}  p90 {:.2}  p99 {:.2}  max {:.2}",
             percentile(&latencies, 0.5),
             percentile(&latencies, 0.9),
@@ -262,8 +264,9 @@ pub fn run(args: &LoadArgs) -> Result<(), String> {
             percentile(&latencies, 1.0)
         );
         if totals.errors.load(Ordering::Relaxed) > 0 {
-            return Err("some requests failed".into());
+            return Err("some requests failed".to_owned());
         }
         Ok(())
     })
+    .map_err(Failure::Run)
 }

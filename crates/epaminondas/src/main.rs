@@ -5,8 +5,10 @@ mod args;
 mod convert;
 mod loadtest;
 mod matches;
+mod output;
 mod perft;
 mod play;
+mod records;
 mod serve;
 mod show;
 mod solve;
@@ -77,22 +79,39 @@ struct EngineArgs {
     set: Vec<String>,
 }
 
+/// Runs `epaminondas engine`: the options of `--set`, then the protocol.
+fn engine(args: &EngineArgs) -> output::Outcome {
+    let mut ugi = epaminondas_engine::ugi::Ugi::new(std::io::stdout());
+    for setting in &args.set {
+        let Some((name, value)) = setting.split_once('=') else {
+            return Err(format!("--set {setting}: expected NAME=VALUE, like Hash=128").into());
+        };
+        ugi.set(name.trim(), value.trim())
+            .map_err(|e| format!("--set {setting}: {e}"))?;
+    }
+    ugi.run(std::io::BufReader::new(std::io::stdin()));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
             use clap::error::ErrorKind;
-            if matches!(
-                err.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = err.print();
-                return ExitCode::SUCCESS;
+            match err.kind() {
+                // Asked for: on standard output, status 0.
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = err.print();
+                    return ExitCode::SUCCESS;
+                }
+                // Nothing asked (no subcommand): the help on standard
+                // error and the usage status, as clap does by default.
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = err.print();
+                }
+                _ => eprintln!("{}", one_line(&err.to_string())),
             }
-            eprintln!("{}", one_line(&err.to_string()));
-            return ExitCode::from(2);
+            return ExitCode::from(output::INPUT_ERROR);
         }
     };
     let result = match cli.command {
@@ -108,21 +127,13 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Pbm(args) => serve::run_pbm(&args),
         Command::Loadtest(args) => loadtest::run(&args),
-        Command::Engine(args) => {
-            let mut ugi = epaminondas_engine::ugi::Ugi::new(std::io::stdout());
-            for setting in &args.set {
-                let (name, value) = setting.split_once('=').unwrap_or((setting, ""));
-                ugi.command(&format!("setoption name {name} value {value}"));
-            }
-            ugi.run(std::io::stdin().lock());
-            Ok(())
-        }
+        Command::Engine(args) => engine(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
+        Err(failure) => {
+            eprintln!("error: {}", one_line(&failure.to_string()));
+            failure.exit_code()
         }
     }
 }

@@ -1,34 +1,47 @@
-//! `epaminondas match`.
+//! `epaminondas match`: engines against each other, as cutechess-cli and
+//! fastchess run them.
 
 use std::fs::File;
-use std::io::Write;
-use std::time::Duration;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 use epaminondas_arena::players::MoveLimit;
-use epaminondas_arena::stats::{Sprt, SprtVerdict};
-use epaminondas_arena::{MatchConfig, PlayerSpec, Resign, run_match};
-use epaminondas_rules::{BoardSize, Symmetry};
+use epaminondas_arena::stats::{Sprt, SprtVerdict, los};
+use epaminondas_arena::{
+    GameReport, MatchConfig, MatchState, PlayerSpec, Resign, read_openings, run_match,
+};
+use epaminondas_rules::{BoardSize, Symmetry, pgn_date};
 use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::output::{Failure, Outcome, outln};
 
 /// Arguments of `epaminondas match`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    epaminondas match --engine cmd=\"epaminondas engine\" name=new --engine cmd=./old-epaminondas-engine name=old --movetime 100 --games 200 --sprt 0,10,0.05,0.05\n  \
+    epaminondas match --engine cmd=\"epaminondas engine\" option.Level=3 --engine greedy --board 8x8 --openings openings.txt --records games.txt")]
 pub struct MatchArgs {
-    /// A player, twice: `random`, `greedy`, or a UGI engine command line
-    /// (e.g. "./target/release/epaminondas engine"). Results are for the first.
-    #[arg(long = "engine", required = true, num_args = 1)]
+    /// A player, twice: `random`, `greedy` or a UGI engine's command line
+    /// (or `cmd=COMMAND`), then, cutechess-style, `name=NAME` and
+    /// `option.NAME=VALUE` words for it. Results are for the first.
+    #[arg(long = "engine", required = true, num_args = 1.., value_name = "SPEC")]
     engines: Vec<String>,
-    /// Games to play at most (in pairs with colours swapped).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(2..))]
+    /// Games to play at most: an even number, since each opening is played
+    /// twice with colours swapped.
+    #[arg(long, default_value_t = 100, value_parser = even_games)]
     games: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
-    concurrency: u64,
+    /// Games played at once (default: as many as the machine has cores for
+    /// the engines' threads, so that it is never oversubscribed).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    concurrency: Option<u64>,
     /// Search nodes per move (deterministic).
-    #[arg(long, conflicts_with_all = ["movetime", "tc"])]
+    #[arg(long, conflicts_with_all = ["movetime", "tc"], value_parser = crate::args::positive)]
     nodes: Option<u64>,
-    /// Milliseconds per move.
-    #[arg(long, conflicts_with = "tc")]
+    /// Milliseconds per move (default 100).
+    #[arg(long, conflicts_with = "tc", value_parser = crate::args::positive)]
     movetime: Option<u64>,
     /// Game clock as SECONDS+INCREMENT, like 10+0.1.
     #[arg(long, value_parser = parse_tc)]
@@ -39,7 +52,12 @@ pub struct MatchArgs {
     /// Symmetry rule option: mirror, file or off.
     #[arg(long, default_value = "mirror", value_parser = crate::args::symmetry)]
     symmetry: Symmetry,
-    /// Seed of the openings.
+    /// Openings, one a line: position text, or moves from the start
+    /// (`1. c2-c3 c7-c6`); taken in turn, each played twice. Without it,
+    /// random balanced openings of 2 to 6 plies.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Adjudicate a draw after this many plies (off the official rules).
@@ -54,7 +72,32 @@ pub struct MatchArgs {
     sprt: Option<Sprt>,
     /// Append every game's record to this file.
     #[arg(long)]
-    records: Option<std::path::PathBuf>,
+    records: Option<PathBuf>,
+}
+
+/// The words of the `--engine` options, one group per player: a word that
+/// is not `name=...` or `option....` starts a player, and those words
+/// belong to the player before them.
+fn group_engines(words: &[String]) -> Vec<Vec<String>> {
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for word in words {
+        let attribute = word.starts_with("name=") || word.starts_with("option.");
+        match groups.last_mut() {
+            Some(group) if attribute => group.push(word.clone()),
+            _ => groups.push(vec![word.clone()]),
+        }
+    }
+    groups
+}
+
+fn even_games(s: &str) -> Result<u64, String> {
+    let games = crate::args::positive(s)?;
+    if games % 2 == 1 {
+        return Err(format!(
+            "{games} is odd: each opening is played twice with colours swapped, so give an even number"
+        ));
+    }
+    Ok(games)
 }
 
 fn seconds(s: &str) -> Result<Duration, String> {
@@ -111,28 +154,77 @@ fn parse_sprt(s: &str) -> Result<Sprt, String> {
     }
 }
 
+/// The engines' search threads per game (the larger `option.Threads`).
+fn threads_per_game(players: &[PlayerSpec; 2]) -> u64 {
+    players
+        .iter()
+        .flat_map(|p| &p.options)
+        .filter(|(name, _)| name.eq_ignore_ascii_case("threads"))
+        .filter_map(|(_, value)| value.parse::<u64>().ok())
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
 /// Runs `epaminondas match`.
-pub fn run(args: &MatchArgs) -> Result<(), String> {
-    let [first, second] = &args.engines[..] else {
-        return Err("give exactly two --engine options".to_owned());
+pub fn run(args: &MatchArgs) -> Outcome {
+    let specs = group_engines(&args.engines);
+    let [first, second] = &specs[..] else {
+        return Err(format!(
+            "give exactly two engines (--engine SPEC twice), not {}",
+            specs.len()
+        )
+        .into());
     };
+    let players = [
+        PlayerSpec::parse(first).map_err(|e| format!("--engine {}: {e}", first.join(" ")))?,
+        PlayerSpec::parse(second).map_err(|e| format!("--engine {}: {e}", second.join(" ")))?,
+    ];
     let limit = match (args.nodes, args.movetime, args.tc) {
-        (Some(n), _, _) => MoveLimit::Nodes(n.max(1)),
-        (_, Some(ms), _) => MoveLimit::MoveTime(Duration::from_millis(ms.max(1))),
+        (Some(n), _, _) => MoveLimit::Nodes(n),
+        (_, Some(ms), _) => MoveLimit::MoveTime(Duration::from_millis(ms)),
         (_, _, Some((base, increment))) => MoveLimit::Clock { base, increment },
         _ => MoveLimit::MoveTime(Duration::from_millis(100)),
     };
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = crate::records::read_text(path)?;
+            read_openings(&text, args.board, args.symmetry)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => Vec::new(),
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let threads = threads_per_game(&players);
+    let fits = (cores / threads).max(1);
+    let concurrency = match args.concurrency {
+        Some(n) => {
+            if n > fits {
+                eprintln!(
+                    "warning: {n} games at once with {threads} thread(s) each on {cores} cores: \
+                     the engines will share cores and their timings suffer"
+                );
+            }
+            n
+        }
+        None => fits,
+    };
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let config = MatchConfig {
-        players: [PlayerSpec::parse(first), PlayerSpec::parse(second)],
+        players,
         pairs: (args.games / 2) as usize,
-        concurrency: args.concurrency as usize,
+        concurrency: concurrency as usize,
         limit,
         size: args.board,
         symmetry: args.symmetry,
         seed: args.seed,
+        openings,
         max_plies: args.max_plies,
         resign: args.resign,
         sprt: args.sprt,
+        date: pgn_date(now),
     };
     let mut records = match &args.records {
         Some(path) => Some(
@@ -144,64 +236,264 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         ),
         None => None,
     };
-    let bar = ProgressBar::new(config.pairs as u64 * 2);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let interrupt = interrupt_on_ctrl_c();
+    // On a terminal a progress bar; otherwise (a log, a pipe) a line per
+    // game and the running score, as cutechess-cli writes them.
+    let on_terminal = std::io::stdout().is_terminal();
+    let bar = if on_terminal {
+        let bar = ProgressBar::new(config.pairs as u64 * 2);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
     let mut write_error = None;
-    let state = run_match(&config, |report, state| {
+    let result = run_match(&config, interrupt, |report, state| {
         if let Some(file) = records.as_mut() {
             if let Err(e) = writeln!(file, "{}", report.record) {
                 write_error.get_or_insert(e.to_string());
             }
         }
-        bar.set_message(format!(
-            "+{} ={} -{}",
-            state.wins, state.draws, state.losses
-        ));
-        bar.inc(1);
-    })
-    .map_err(|e| e.to_string())?;
+        if on_terminal {
+            bar.set_message(format!(
+                "+{} ={} -{}",
+                state.wins, state.draws, state.losses
+            ));
+            bar.inc(1);
+        } else {
+            outln!("{}", game_line(report));
+            outln!("{}", score_line(state));
+        }
+    });
     bar.finish_and_clear();
     if let Some(e) = write_error {
         eprintln!("warning: some records were not written: {e}");
     }
-    let (a, b) = (config.players[0].name(), config.players[1].name());
-    println!(
-        "{a} vs {b}: {} games, +{} ={} -{} (score {:.3})",
-        state.games,
-        state.wins,
-        state.draws,
-        state.losses,
-        state.pairs.score().unwrap_or(0.5)
-    );
-    println!("pairs (0, 0.5, 1, 1.5, 2 points): {:?}", state.pairs.0);
-    match (state.pairs.score(), state.pairs.elo()) {
-        (Some(score), _) if score >= 1.0 => {
-            println!("elo: not measurable, the first player won every game")
-        }
-        (Some(score), _) if score <= 0.0 => {
-            println!("elo: not measurable, the first player lost every game")
-        }
-        (_, Some((elo, error))) => println!("elo {elo:+.1} +/- {error:.1} (95%)"),
-        _ => {}
+    let state = result.map_err(|e| Failure::Run(e.to_string()))?;
+    for line in summary(&config, &state) {
+        outln!("{line}");
     }
+    if state.interrupted {
+        return Err(Failure::Run(format!(
+            "interrupted after {} games",
+            state.games
+        )));
+    }
+    Ok(())
+}
+
+/// Sets the returned flag on the first Ctrl-C (the match stops and says
+/// where it stood); a second Ctrl-C ends the program at once.
+fn interrupt_on_ctrl_c() -> &'static AtomicBool {
+    static INTERRUPT: AtomicBool = AtomicBool::new(false);
+    static PRESSES: AtomicUsize = AtomicUsize::new(0);
+    let installed = ctrlc::set_handler(|| {
+        if PRESSES.fetch_add(1, Ordering::SeqCst) == 0 {
+            eprintln!(
+                "\ninterrupted: finishing with the games played so far (Ctrl-C again to quit at once)"
+            );
+            INTERRUPT.store(true, Ordering::SeqCst);
+        } else {
+            std::process::exit(130);
+        }
+    });
+    if let Err(e) = installed {
+        eprintln!("warning: Ctrl-C will end the match without a summary: {e}");
+    }
+    &INTERRUPT
+}
+
+/// The line for a finished game: `Finished game 3 (A vs B): 1-0 {crossing}`.
+fn game_line(report: &GameReport) -> String {
+    let record = &report.record;
+    format!(
+        "Finished game {} ({} vs {}): {} {{{}}}",
+        report.number,
+        record.tag("White").unwrap_or("?"),
+        record.tag("Black").unwrap_or("?"),
+        record.result(),
+        record.tag("Termination").unwrap_or("?")
+    )
+}
+
+/// The running score: `Score of A vs B: 5 - 3 - 2  [0.600] 10`.
+fn score_line(state: &MatchState) -> String {
+    let points = state.wins as f64 + state.draws as f64 / 2.0;
+    format!(
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        state.names[0],
+        state.names[1],
+        state.wins,
+        state.losses,
+        state.draws,
+        points / state.games.max(1) as f64,
+        state.games
+    )
+}
+
+/// The final report, fastchess-style.
+fn summary(config: &MatchConfig, state: &MatchState) -> Vec<String> {
+    let [a, b] = &state.names;
+    let games = state.games;
+    let points = state.wins as f64 + state.draws as f64 / 2.0;
+    let percent = |part: f64| 100.0 * part / games.max(1) as f64;
+    let mut lines = vec![format!(
+        "Results of {a} vs {b} ({}, {}x{} {}, {games} games{}):",
+        config.limit_tag(),
+        config.size.files(),
+        config.size.ranks(),
+        config.symmetry,
+        if state.interrupted {
+            ", interrupted"
+        } else {
+            ""
+        }
+    )];
+    let elo = match (state.pairs.score(), state.pairs.elo()) {
+        (None, _) => "Elo: no pair finished".to_owned(),
+        (Some(score), _) if score >= 1.0 => format!("Elo: not measurable, {a} won every pair"),
+        (Some(score), _) if score <= 0.0 => format!("Elo: not measurable, {a} lost every pair"),
+        (_, Some((elo, error))) => {
+            let nelo = state
+                .pairs
+                .nelo()
+                .map(|(n, e)| format!(", nElo: {n:.2} +/- {e:.2}"))
+                .unwrap_or_default();
+            format!("Elo: {elo:.2} +/- {error:.2}{nelo}")
+        }
+        _ => "Elo: not measurable".to_owned(),
+    };
+    lines.push(elo);
+    let los = los(state.wins as u64, state.losses as u64)
+        .map_or("-".to_owned(), |l| format!("{:.2} %", 100.0 * l));
+    lines.push(format!(
+        "LOS: {los}, DrawRatio: {:.2} %",
+        percent(state.draws as f64)
+    ));
+    lines.push(format!(
+        "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({:.2} %)",
+        state.wins,
+        state.losses,
+        state.draws,
+        percent(points)
+    ));
+    let p = state.pairs.0;
+    lines.push(format!(
+        "Ptnml(0-2): [{}, {}, {}, {}, {}]",
+        p[0], p[1], p[2], p[3], p[4]
+    ));
     if let (Some(sprt), Some(llr), Some(verdict)) = (config.sprt, state.llr, state.verdict) {
         let (lower, upper) = sprt.bounds();
         let verdict = match verdict {
-            SprtVerdict::H1 => "H1 accepted",
-            SprtVerdict::H0 => "H0 accepted",
+            SprtVerdict::H1 => "H1 was accepted",
+            SprtVerdict::H0 => "H0 was accepted",
             SprtVerdict::Continue => "undecided",
         };
         let at = state
             .decided_at
             .map(|games| format!(" after {games} games"))
             .unwrap_or_default();
-        println!(
-            "sprt elo0 {} elo1 {} alpha {} beta {}: llr {llr:.2} [{lower:.2}, {upper:.2}] {verdict}{at}",
+        lines.push(format!(
+            "SPRT ({}, {}, {}, {}): llr {llr:.2}, lbound {lower:.2}, ubound {upper:.2} - {verdict}{at}",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use epaminondas_arena::PlayerKind;
+    use epaminondas_arena::stats::Pentanomial;
+
+    fn config() -> MatchConfig {
+        MatchConfig {
+            players: [
+                PlayerSpec::of(PlayerKind::Greedy),
+                PlayerSpec::of(PlayerKind::Random),
+            ],
+            pairs: 5,
+            concurrency: 1,
+            limit: MoveLimit::MoveTime(Duration::from_millis(100)),
+            size: BoardSize::STANDARD,
+            symmetry: Symmetry::Mirror,
+            seed: 1,
+            openings: Vec::new(),
+            max_plies: None,
+            resign: None,
+            sprt: Some(Sprt {
+                elo0: 0.0,
+                elo1: 10.0,
+                alpha: 0.05,
+                beta: 0.05,
+            }),
+            date: "2026.11.24".to_owned(),
+        }
+    }
+
+    #[test]
+    fn the_summary_has_what_fastchess_users_look_for() {
+        let state = MatchState {
+            names: ["new".to_owned(), "old".to_owned()],
+            games: 10,
+            wins: 5,
+            draws: 2,
+            losses: 3,
+            pairs: Pentanomial([0, 1, 2, 1, 1]),
+            verdict: Some(SprtVerdict::Continue),
+            llr: Some(0.12),
+            decided_at: None,
+            interrupted: false,
+        };
+        let text = summary(&config(), &state).join("\n");
+        for needle in [
+            "Results of new vs old (100 ms a move, 14x12 mirror, 10 games):",
+            "Elo: ",
+            "nElo: ",
+            "LOS: 72.",
+            "DrawRatio: 20.00 %",
+            "Games: 10, Wins: 5, Losses: 3, Draws: 2, Points: 6.0 (60.00 %)",
+            "Ptnml(0-2): [0, 1, 2, 1, 1]",
+            "SPRT (0, 10, 0.05, 0.05): llr 0.12, lbound -2.94, ubound 2.94 - undecided",
+        ] {
+            assert!(text.contains(needle), "{needle}\n{text}");
+        }
+        assert_eq!(
+            score_line(&state),
+            "Score of new vs old: 5 - 3 - 2  [0.600] 10"
         );
     }
-    Ok(())
+
+    #[test]
+    fn engine_words_group_by_player() {
+        let words: Vec<String> = [
+            "cmd=./a --fast",
+            "name=A",
+            "option.Hash=64",
+            "greedy",
+            "name=G",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            group_engines(&words),
+            [
+                vec!["cmd=./a --fast", "name=A", "option.Hash=64"],
+                vec!["greedy", "name=G"]
+            ]
+        );
+        let plain: Vec<String> = ["random", "epaminondas engine"].map(String::from).to_vec();
+        assert_eq!(group_engines(&plain).len(), 2);
+    }
+
+    #[test]
+    fn games_come_in_pairs() {
+        assert_eq!(even_games("4"), Ok(4));
+        assert!(even_games("3").unwrap_err().contains("even number"));
+        assert!(even_games("0").is_err());
+    }
 }

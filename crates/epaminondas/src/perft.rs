@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::output::{Outcome, outln};
 use clap::Args;
 use epaminondas_rules::{BoardSize, Position, Symmetry};
 
@@ -31,7 +32,7 @@ fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
 }
 
 /// Runs `epaminondas perft`.
-pub fn run(args: &PerftArgs) -> Result<(), String> {
+pub fn run(args: &PerftArgs) -> Outcome {
     let pos = match &args.position {
         Some(pos) => pos.with_symmetry(args.symmetry),
         None => Position::new(args.board, args.symmetry),
@@ -41,7 +42,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     let last = if args.divide {
         let mut total = 0;
         for (mv, count) in pos.divide(args.depth) {
-            println!("{mv} {count}");
+            outln!("{mv} {count}");
             total += count;
         }
         Some(total)
@@ -55,10 +56,10 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
             _ => pos.perft(depth),
         };
         nodes += count;
-        println!("perft {depth} {count}");
+        outln!("perft {depth} {count}");
     }
     let elapsed = started.elapsed();
-    println!(
+    outln!(
         "time {:.3} s, {} leaves/s (leaves of the last ply are counted, not played)",
         elapsed.as_secs_f64(),
         nodes_per_second(nodes, elapsed)
@@ -71,7 +72,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
 const BENCH: &[(&str, u32)] = &[("14x12", 4), ("8x8", 4), ("6x6", 5), ("26x26", 3)];
 
 /// Runs `epaminondas bench`.
-pub fn bench() -> Result<(), String> {
+pub fn bench() -> Outcome {
     let mut total = 0;
     let started = Instant::now();
     for &(board, depth) in BENCH {
@@ -80,7 +81,7 @@ pub fn bench() -> Result<(), String> {
         let t = Instant::now();
         let count = pos.perft(depth);
         let elapsed = t.elapsed();
-        println!(
+        outln!(
             "{board:>6} perft {depth}: {count:>12} leaves in {:.3} s ({} leaves/s)",
             elapsed.as_secs_f64(),
             nodes_per_second(count, elapsed)
@@ -88,7 +89,7 @@ pub fn bench() -> Result<(), String> {
         total += count;
     }
     let elapsed = started.elapsed();
-    println!(
+    outln!(
         "total {total} leaves in {:.3} s: {} leaves/s (last ply counted, not played)",
         elapsed.as_secs_f64(),
         nodes_per_second(total, elapsed)

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::output::{Failure, Outcome};
 use clap::Args;
 use epaminondas_engine::Level;
 use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Setup, Symmetry};
@@ -29,6 +30,9 @@ pub struct PlayArgs {
     /// Continue the game in this record file.
     #[arg(long)]
     load: Option<PathBuf>,
+    /// Which game of a file of several to continue (1 for the first).
+    #[arg(long, requires = "load")]
+    game: Option<usize>,
     /// Where `save` writes when given no file (default: epaminondas-game.txt,
     /// or the loaded record).
     #[arg(long)]
@@ -43,19 +47,23 @@ fn level(s: &str) -> Result<Level, String> {
 }
 
 /// Runs `epaminondas play`.
-pub fn run(args: &PlayArgs) -> Result<(), String> {
-    epaminondas_tui::run(options(args)?)
+pub fn run(args: &PlayArgs) -> Outcome {
+    epaminondas_tui::run(options(args)?).map_err(Failure::Run)
 }
 
 /// The game `args` describe.
 fn options(args: &PlayArgs) -> Result<Options, String> {
     let symmetry = args.symmetry.unwrap_or_default();
+    // A record loaded from a file of one game is saved back to it; a file
+    // of several is never overwritten with one of them.
+    let mut save_back = None;
     let record = match (&args.load, &args.position) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            text.parse::<GameRecord>()
-                .map_err(|e| format!("{}: {e}", path.display()))?
+            let (record, games) = crate::records::read_one(path, args.game)?;
+            if games == 1 {
+                save_back = Some(path.clone());
+            }
+            record
         }
         (None, Some(text)) => {
             let setup: Setup = text
@@ -70,7 +78,7 @@ fn options(args: &PlayArgs) -> Result<Options, String> {
     let save_path = args
         .save
         .clone()
-        .or_else(|| args.load.clone())
+        .or(save_back)
         .unwrap_or_else(|| PathBuf::from("epaminondas-game.txt"));
     Ok(Options {
         ai: args.ai,
@@ -118,6 +126,17 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(options.record.moves().len(), 2);
         assert_eq!(options.save_path, path);
+    }
+
+    #[test]
+    fn a_game_of_a_file_of_several_is_saved_elsewhere() {
+        let path =
+            std::env::temp_dir().join(format!("epaminondas-several-{}.txt", std::process::id()));
+        std::fs::write(&path, "1. f1,g2-h3 *\n\n1. a2-a3 a11-a10 b2-b3 *\n").unwrap();
+        let options = parse(&["--load", path.to_str().unwrap(), "--game", "2"]).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(options.record.moves().len(), 3);
+        assert_eq!(options.save_path, PathBuf::from("epaminondas-game.txt"));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::output::{Failure, Outcome, out};
 use clap::Args;
 use epaminondas_server::clock::SystemClock;
 use epaminondas_server::http::HttpConfig;
@@ -82,7 +83,7 @@ fn data_dir(args: &ServeArgs) -> Result<PathBuf, String> {
 }
 
 /// Runs `epaminondas serve`.
-pub fn run(args: &ServeArgs) -> Result<(), String> {
+pub fn run(args: &ServeArgs) -> Outcome {
     let url = match &args.database {
         Some(url) => url.clone(),
         None => {
@@ -121,24 +122,27 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         engine_time: Duration::from_millis(1500),
         sweep_every: Some(Duration::from_secs(1)),
     };
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
-    runtime.block_on(async move {
-        let service = Service::start(settings).await.map_err(|e| e.to_string())?;
-        let listener = tokio::net::TcpListener::bind(args.listen)
-            .await
-            .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
-        eprintln!(
-            "epaminondas server on http://{} (database {})",
-            args.listen,
-            epaminondas_server::db::redact(&url)
-        );
-        let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
-        epaminondas_server::serve(listener, service, http, shutdown)
-            .await
-            .map_err(|e| format!("server failed: {e}"))
-    })
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| Failure::Run(format!("cannot start: {e}")))?;
+    runtime
+        .block_on(async move {
+            let service = Service::start(settings).await.map_err(|e| e.to_string())?;
+            let listener = tokio::net::TcpListener::bind(args.listen)
+                .await
+                .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+            eprintln!(
+                "epaminondas server on http://{} (database {})",
+                args.listen,
+                epaminondas_server::db::redact(&url)
+            );
+            let shutdown = async {
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            epaminondas_server::serve(listener, service, http, shutdown)
+                .await
+                .map_err(|e| format!("server failed: {e}"))
+        })
+        .map_err(Failure::Run)
 }
 
 /// Arguments of `epaminondas pbm`.
@@ -154,30 +158,33 @@ pub struct PbmArgs {
 }
 
 /// Runs `epaminondas pbm`: prints the reply; fails when it is an error.
-pub fn run_pbm(args: &PbmArgs) -> Result<(), String> {
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+pub fn run_pbm(args: &PbmArgs) -> Outcome {
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| Failure::Run(format!("cannot start: {e}")))?;
     let url = format!("{}/pbm", args.server.trim_end_matches('/'));
-    let (ok, text) = runtime.block_on(async {
-        let response = reqwest::Client::new()
-            .post(&url)
-            .header("content-type", "text/plain")
-            .body(args.words.join(" "))
-            .send()
-            .await
-            .map_err(|e| format!("cannot reach {url}: {e}"))?;
-        let ok = response.status().is_success();
-        let text = response
-            .text()
-            .await
-            .map_err(|e| format!("reading the reply: {e}"))?;
-        Ok::<_, String>((ok, text))
-    })?;
-    print!("{text}");
+    let (ok, text) = runtime
+        .block_on(async {
+            let response = reqwest::Client::new()
+                .post(&url)
+                .header("content-type", "text/plain")
+                .body(args.words.join(" "))
+                .send()
+                .await
+                .map_err(|e| format!("cannot reach {url}: {e}"))?;
+            let ok = response.status().is_success();
+            let text = response
+                .text()
+                .await
+                .map_err(|e| format!("reading the reply: {e}"))?;
+            Ok::<_, String>((ok, text))
+        })
+        .map_err(Failure::Run)?;
+    out!("{text}");
     // The reply comes before any complaint on standard error.
     let _ = std::io::Write::flush(&mut std::io::stdout());
     if ok {
         Ok(())
     } else {
-        Err("the server refused the command".into())
+        Err(Failure::Run("the server refused the command".into()))
     }
 }

@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
+use crate::output::{Outcome, out};
 use clap::Args;
 use epaminondas_rules::diagram::side_label;
-use epaminondas_rules::{Color, Diagram, GameRecord, Move, Position};
+use epaminondas_rules::{Color, Diagram, Move, Position};
 
 /// Arguments of `epaminondas show`.
 #[derive(Args, Debug)]
@@ -19,34 +20,25 @@ pub struct ShowArgs {
     /// Show the record's position after this many moves (plies).
     #[arg(long, requires = "record")]
     after: Option<usize>,
+    /// Which game of a file of several (1 for the first).
+    #[arg(long, requires = "record")]
+    game: Option<usize>,
     /// Draw the board from this side: `white` (rank 1 at the bottom) or `black`.
     #[arg(long = "as", value_parser = crate::args::color, default_value = "white")]
     side: Color,
 }
 
-/// Reads a record file, or standard input for `-`.
-pub fn read_text(path: &std::path::Path) -> Result<String, String> {
-    if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|e| format!("cannot read standard input: {e}"))
-    } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-    }
-}
-
 /// Runs `epaminondas show`.
-pub fn run(args: &ShowArgs) -> Result<(), String> {
+pub fn run(args: &ShowArgs) -> Outcome {
     let (pos, last): (Position, Option<Move>) = match (&args.record, &args.position) {
         (Some(path), _) => {
-            let record: GameRecord = read_text(path)?
-                .parse()
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let record = crate::records::read_one(path, args.game)?.0;
             let total = record.moves().len();
             let plies = args.after.unwrap_or(total);
             if plies > total {
-                return Err(format!(
-                    "--after {plies}: the game has only {total} moves (plies)"
-                ));
+                return Err(
+                    format!("--after {plies}: the game has only {total} moves (plies)").into(),
+                );
             }
             let last = plies.checked_sub(1).map(|i| record.moves()[i]);
             (record.position_after(plies), last)
@@ -54,7 +46,7 @@ pub fn run(args: &ShowArgs) -> Result<(), String> {
         (None, Some(pos)) => (pos.clone(), None),
         (None, None) => (Position::standard(), None),
     };
-    print!("{}", describe(&pos, last, args.side));
+    out!("{}", describe(&pos, last, args.side));
     Ok(())
 }
 

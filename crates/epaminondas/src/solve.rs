@@ -3,6 +3,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use crate::output::{Failure, Outcome, outln};
 use clap::Args;
 use epaminondas_engine::solver::{Solution, solve};
 use epaminondas_rules::{BoardSize, Position, Symmetry};
@@ -25,7 +26,7 @@ pub struct SolveArgs {
 }
 
 /// Runs `epaminondas solve`.
-pub fn run(args: &SolveArgs) -> Result<(), String> {
+pub fn run(args: &SolveArgs) -> Outcome {
     let pos = match &args.position {
         Some(pos) => pos.with_symmetry(args.symmetry),
         None => Position::new(args.board, args.symmetry),
@@ -34,20 +35,20 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     let solution = solve(&pos, args.plies, &AtomicBool::new(false));
     let seconds = started.elapsed().as_secs_f64();
     match solution {
-        Solution::Win { plies: 0, .. } => println!("{} has already won", pos.turn()),
+        Solution::Win { plies: 0, .. } => outln!("{} has already won", pos.turn()),
         Solution::Win { plies, line } => {
             let line: Vec<String> = line
                 .iter()
                 .map(|m| m.with_capture_mark().to_string())
                 .collect();
-            println!("{} wins in {plies} plies: {}", pos.turn(), line.join(" "));
+            outln!("{} wins in {plies} plies: {}", pos.turn(), line.join(" "));
         }
-        Solution::NoWin => println!(
+        Solution::NoWin => outln!(
             "no forced win for {} within {} plies",
             pos.turn(),
             args.plies
         ),
-        Solution::Stopped => return Err("the solver was stopped".to_owned()),
+        Solution::Stopped => return Err(Failure::Run("the solver was stopped".to_owned())),
     }
     eprintln!("({seconds:.3} s)");
     Ok(())

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::output::{Outcome, outln};
 use clap::Args;
 use epaminondas_engine::eval::{TERM_LIST, Weights};
 use epaminondas_engine::tune::{Sample, fit, samples_from_game};
@@ -27,7 +28,7 @@ pub struct TuneArgs {
 }
 
 /// Runs `epaminondas tune`.
-pub fn run(args: &TuneArgs) -> Result<(), String> {
+pub fn run(args: &TuneArgs) -> Outcome {
     let mut excluded = Vec::new();
     for name in &args.without {
         match TERM_LIST.iter().position(|t| t.name == name.as_str()) {
@@ -37,7 +38,8 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
                 return Err(format!(
                     "no evaluation term '{name}'; the terms are {}",
                     names.join(", ")
-                ));
+                )
+                .into());
             }
         }
     }
@@ -60,23 +62,24 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         games += records.len();
     }
     if samples.is_empty() {
-        return Err("the records hold no finished game with positions to fit".to_owned());
+        return Err("the records hold no finished game with positions to fit".into());
     }
     let start = Weights::default();
-    println!("fitting {} positions from {games} games", samples.len());
+    outln!("fitting {} positions from {games} games", samples.len());
     let result = fit(&samples, &start, args.iterations);
-    println!(
+    outln!(
         "mean squared error of the predicted results {:.5} -> {:.5}",
-        result.error_before, result.error_after
+        result.error_before,
+        result.error_after
     );
     for ((term, old), new) in TERM_LIST
         .iter()
         .zip(start.values)
         .zip(result.weights.values)
     {
-        println!("{:<9} {old:>5} -> {new:>5}  {}", term.name, term.meaning);
+        outln!("{:<9} {old:>5} -> {new:>5}  {}", term.name, term.meaning);
     }
-    println!(
+    outln!(
         "as Rust (for Weights::default in crates/engine/src/eval.rs): {:?}",
         result.weights.values
     );

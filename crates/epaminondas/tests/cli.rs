@@ -179,11 +179,47 @@ fn match_between_the_engine_and_a_baseline_then_tune_on_its_games() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains(": 4 games, +"), "{text}");
-    assert!(text.contains("elo"), "{text}");
+    // Not a terminal: a line per game and the running score, then the summary.
+    assert_eq!(text.matches("Finished game ").count(), 4, "{text}");
+    assert!(
+        text.contains("Score of Epaminondas 0.1.0 vs random: "),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "Results of Epaminondas 0.1.0 vs random (500 nodes a move, 6x6 mirror, 4 games):"
+        ),
+        "{text}"
+    );
+    for needle in [
+        "Elo: ",
+        "LOS: ",
+        "DrawRatio: ",
+        "Games: 4, Wins: ",
+        "Ptnml(0-2): [",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
     let saved = std::fs::read_to_string(&records).unwrap();
     let games = epaminondas_rules::GameRecord::read_all(&saved).unwrap();
     assert_eq!(games.len(), 4);
+    for game in &games {
+        let names = [game.tag("White").unwrap(), game.tag("Black").unwrap()];
+        assert!(
+            names.contains(&"Epaminondas 0.1.0") && names.contains(&"random"),
+            "{names:?}"
+        );
+        assert!(
+            game.tag("Date")
+                .is_some_and(|d| d.len() == 10 && !d.contains('?')),
+            "{game}"
+        );
+        assert_eq!(
+            game.tag("PlyCount"),
+            Some(game.moves().len().to_string().as_str())
+        );
+        assert!(game.tag("Termination").is_some());
+    }
     // The games are data for the tuner.
     let out = run(&["tune", records.to_str().unwrap(), "--skip-plies", "2"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -273,7 +309,7 @@ fn show_and_convert_read_records_and_refuse_bad_input() {
     assert!(text.contains("Last move: f1,g2-h3\n"), "{text}");
     assert!(text.contains("Black (x) to move\n"), "{text}");
     let out = run(&["show", file, "--after", "9"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
         "error: --after 9: the game has only 3 moves (plies)\n"
@@ -290,7 +326,7 @@ fn show_and_convert_read_records_and_refuse_bad_input() {
     assert!(stderr(&out).contains("unknown notation dialect 'klingon'"));
     std::fs::write(&path, "1. f1,g2-h4 *\n").unwrap();
     let out = run(&["convert", file]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).starts_with("error: record 1: move 1. f1,g2-h4 (white): "),
         "{}",
@@ -308,4 +344,204 @@ fn show_and_convert_read_records_and_refuse_bad_input() {
         stderr(&out),
         "error: epaminondas play needs an interactive terminal\n"
     );
+}
+
+/// Every kind of wrong input (an argument, a position, a file, a record)
+/// ends with status 2 and one line; running with nothing prints the help
+/// on standard error with the same status, as clap does.
+#[test]
+fn wrong_input_of_every_kind_exits_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad_record = dir.path().join("bad.txt");
+    std::fs::write(&bad_record, "1. a1-a9 *\n").unwrap();
+    let bad_record = bad_record.to_str().unwrap();
+    for args in [
+        vec!["perft", "--board", "banana", "2"],
+        vec!["perft", "--position", "4/4/4/4 q", "2"],
+        vec!["show", "/nonexistent/game.txt"],
+        vec!["show", bad_record],
+        vec!["analyze", "--record", bad_record],
+        vec!["analyze", "--depth", "0"],
+        vec!["analyze", "--movetime", "0"],
+        vec![
+            "match", "--engine", "random", "--engine", "greedy", "--games", "0",
+        ],
+        vec![
+            "match", "--engine", "random", "--engine", "greedy", "--games", "3",
+        ],
+        vec![
+            "match",
+            "--engine",
+            "random",
+            "--engine",
+            "greedy",
+            "--movetime",
+            "0",
+        ],
+        vec!["engine", "--set", "Hash=abc"],
+        vec!["engine", "--set", "Nonsense=1"],
+        vec!["solve", "--position", "4/4/4/4", "3"],
+    ] {
+        let out = run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("Usage: epaminondas <COMMAND>"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).is_empty());
+}
+
+/// A reader that goes away early ends the program quietly, as with other
+/// Unix tools: no panic, no abort.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    for args in [
+        &["show"][..],
+        &["perft", "3", "--divide", "--board", "8x8"],
+        &["bench"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_epaminondas"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // Read one byte, then close the pipe, as `| head -c 1` does.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
+        assert_eq!(status.code(), Some(0), "{args:?}: {status} {err}");
+    }
+}
+
+/// A file of several games (as `match --records` writes) is read by show
+/// and analyze, which take the first unless `--game N` picks another.
+#[test]
+fn files_of_several_games_are_read_with_a_choice() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.txt");
+    std::fs::write(
+        &path,
+        "[Board \"8x8\"]\n\n1. c2-c3 *\n\n[Board \"6x6\"]\n\n1. a2-a3 b5-b4 *\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let out = run(&["show", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Last move: c2-c3"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        stderr(&out),
+        format!("{file} holds 2 games: taking game 1 (pick another with --game N)\n")
+    );
+    let out = run(&["show", file, "--game", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Last move: b5-b4"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stderr(&out).is_empty());
+    let out = run(&["show", file, "--game", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("holds 2 games (1 to 2)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["analyze", "--record", file, "--game", "2", "--depth", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 3, "{}", stdout(&out));
+}
+
+/// An engine that cannot start, or dies, stops the match with one line
+/// naming it and a failure status; the records say nothing false.
+#[test]
+fn a_broken_engine_stops_the_match_with_one_line() {
+    for (engine, reason) in [
+        ("no-such-engine-anywhere", "command not found"),
+        ("/bin/false", "exited with status 1"),
+    ] {
+        let out = run(&[
+            "match", "--engine", engine, "--engine", "random", "--games", "2", "--board", "6x6",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{engine}");
+        let err = stderr(&out);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: engine 1 '{engine}' (command `{engine}`) could not start: "
+            )),
+            "{err}"
+        );
+        assert!(err.contains(reason), "{err}");
+        assert!(
+            !stdout(&out).contains("Elo"),
+            "no result is claimed: {}",
+            stdout(&out)
+        );
+    }
+}
+
+/// Ctrl-C stops the match and prints where it stood.
+#[test]
+fn an_interrupted_match_prints_its_summary() {
+    use std::io::{BufRead, BufReader};
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_epaminondas"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_epaminondas"))
+        .args([
+            "match", "--engine", &engine, "--engine", "greedy", "--games", "1000",
+        ])
+        .args(["--board", "6x6", "--nodes", "200", "--concurrency", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // Wait for two games, then press Ctrl-C.
+    let mut seen = Vec::new();
+    while seen
+        .iter()
+        .filter(|l: &&String| l.starts_with("Finished game"))
+        .count()
+        < 2
+    {
+        seen.push(lines.next().expect("a line").unwrap());
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{err}");
+    let text = rest.join("\n");
+    assert!(text.contains("games, interrupted):"), "{text}");
+    assert!(text.contains("Ptnml(0-2): ["), "{text}");
+    assert!(err.contains("error: interrupted after "), "{err}");
 }

@@ -277,6 +277,29 @@ pub struct GameRecord {
     outcome: Option<Outcome>,
 }
 
+/// The PGN form of the date `unix_seconds` after 1970-01-01 00:00 UTC:
+/// `YYYY.MM.DD`, for the `Date` tag. (The library reads no clock: the
+/// caller says what time it is.)
+pub fn pgn_date(unix_seconds: u64) -> String {
+    // Days to a civil date (proleptic Gregorian), after H. Hinnant's
+    // `civil_from_days`.
+    let days = (unix_seconds / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
 impl GameRecord {
     /// An empty game from `start`, with the tags that say what game it is:
     /// `Board`, `Symmetry`, `Position` when not the board's start, and `Result`
@@ -438,8 +461,10 @@ impl GameRecord {
 
     /// Takes back the last `plies` moves (all of them if there are fewer).
     /// A result set outside the rules (resignation, agreement, time) is
-    /// cleared with them: the game goes on from the earlier position.
+    /// cleared with them, and with it the `Termination` tag that said how
+    /// the game ended: the game goes on from the earlier position.
     pub fn take_back(&mut self, plies: usize) {
+        let ended = self.result;
         let keep = self.moves.len().saturating_sub(plies);
         let moves: Vec<Move> = self.moves.drain(..).take(keep).collect();
         self.end = self.start.clone();
@@ -450,6 +475,9 @@ impl GameRecord {
         self.put_tag("Result", self.result.token());
         for mv in moves {
             self.record(mv);
+        }
+        if self.result != ended {
+            self.tags.retain(|(name, _)| name != "Termination");
         }
     }
 
@@ -854,14 +882,25 @@ mod tests {
     }
 
     #[test]
+    fn dates_are_written_as_pgn_dates() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400), "2000.02.29");
+        assert_eq!(pgn_date(1_795_478_400), "2026.11.24");
+        assert_eq!(pgn_date(1_795_564_799), "2026.11.24");
+        assert_eq!(pgn_date(4_102_444_800), "2100.01.01");
+    }
+
+    #[test]
     fn taking_back_moves_reopens_the_game() {
         let mut record: GameRecord = SEEDS_004.parse().unwrap();
         let all = record.moves().to_vec();
         record.set_result(GameResult::WhiteWins).unwrap();
+        record.set_tag("Termination", "resignation").unwrap();
         record.take_back(1);
         assert_eq!(record.moves(), &all[..3]);
         assert_eq!(record.result(), GameResult::Unfinished);
         assert_eq!(record.tag("Result"), Some("*"));
+        assert_eq!(record.tag("Termination"), None, "the ending went with it");
         assert_eq!(*record.position(), record.position_after(3));
         record.push(all[3]).unwrap();
         record.take_back(10);

@@ -365,6 +365,8 @@ impl App {
                     self.input.clear();
                 } else {
                     self.selection = None;
+                    // What the message said of the selection is gone with it.
+                    self.message = Message::None;
                 }
             }
             KeyCode::Tab => self.cycle(1),
@@ -408,7 +410,30 @@ impl App {
             {
                 selection.index = i;
             }
+            self.say_what_enter_does();
         }
+    }
+
+    /// After the cursor or the shown move changed: the message says what
+    /// Enter will do now, so that it never names another move.
+    fn say_what_enter_does(&mut self) {
+        let Some(selection) = &self.selection else {
+            return;
+        };
+        let mv = selection.current();
+        self.message = if self.cursor == mv.destination() || self.cursor == selection.piece {
+            Message::Info(format!(
+                "Move {} of {}: {} (Enter plays it)",
+                selection.index + 1,
+                selection.moves.len(),
+                mv.with_capture_mark()
+            ))
+        } else {
+            Message::Info(format!(
+                "No move of {} lands on {}: Enter picks the piece here instead",
+                selection.piece, self.cursor
+            ))
+        };
     }
 
     /// Enter or Space without typed text: play the shown move if the cursor
@@ -479,13 +504,8 @@ impl App {
             let n = selection.moves.len() as isize;
             selection.index = ((selection.index as isize + step).rem_euclid(n)) as usize;
             self.cursor = selection.current().destination();
-            let mv = selection.current();
-            self.message = Message::Info(format!(
-                "Move {} of {}: {mv} (Enter plays it)",
-                selection.index + 1,
-                selection.moves.len()
-            ));
         }
+        self.say_what_enter_does();
     }
 
     /// Why the person may not move now, if not.

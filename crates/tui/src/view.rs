@@ -4,7 +4,7 @@
 //! a message saying how large it must be.
 
 use epaminondas_rules::diagram::{piece_letter, side_label};
-use epaminondas_rules::{Color as Side, Position, Square};
+use epaminondas_rules::{Color as Side, GameRecord, Position, Square};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -229,25 +229,75 @@ fn draw_board(frame: &mut Frame, app: &App, area: Rect, cell: u16) {
 }
 
 fn draw_moves(frame: &mut Frame, app: &App, area: Rect) {
-    let record = app.record();
-    let black_first = record.start().turn() == Side::Black;
-    let mut rows: Vec<String> = Vec::new();
-    for (i, mv) in record.moves().iter().enumerate() {
-        let ply = i + usize::from(black_first);
-        let text = mv.with_capture_mark().to_string();
-        if ply % 2 == 0 {
-            rows.push(format!("{:>3}. {text:<12}", ply / 2 + 1));
-        } else if let Some(row) = rows.last_mut().filter(|_| i > 0) {
-            row.push_str(&format!(" {text}"));
-        } else {
-            rows.push(format!("{:>3}. {:<12} {text}", ply / 2 + 1, "..."));
-        }
-    }
+    let inner_width = usize::from(area.width.saturating_sub(2));
+    let rows = move_rows(app.record(), inner_width);
     let inner = area.height.saturating_sub(2) as usize;
     let skip = rows.len().saturating_sub(inner);
     let lines: Vec<Line> = rows.into_iter().skip(skip).map(Line::from).collect();
     let block = Block::default().borders(Borders::ALL).title(" Moves ");
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The move list in rows of at most `width` characters: both sides' moves
+/// of a turn on one row where they fit (`  3. e1,e3-e5:2  f11-f10`), else
+/// one ply a row (`  3... f11-f10`). A move is shown whole or not at all:
+/// where even its own row is too narrow, the row has only its number.
+pub fn move_rows(record: &GameRecord, width: usize) -> Vec<String> {
+    let black_first = record.start().turn() == Side::Black;
+    let texts: Vec<String> = record
+        .moves()
+        .iter()
+        .map(|mv| mv.with_capture_mark().to_string())
+        .collect();
+    // The white column is as wide as its longest move, for alignment.
+    let column = texts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (i + usize::from(black_first)) % 2 == 0)
+        .map(|(_, t)| t.len())
+        .max()
+        .unwrap_or(0);
+    let numbered = |number: usize, dots: &str, text: &str| {
+        let row = format!("{number:>3}{dots} {text}");
+        if row.len() <= width {
+            row
+        } else {
+            format!("{number:>3}{dots}").chars().take(width).collect()
+        }
+    };
+    let mut rows = Vec::new();
+    let mut ply = usize::from(black_first);
+    let mut i = 0;
+    while i < texts.len() {
+        let number = ply / 2 + 1;
+        if ply % 2 == 1 {
+            // A turn that starts with Black's move (a record from a position).
+            rows.push(numbered(number, "...", &texts[i]));
+            i += 1;
+            ply += 1;
+            continue;
+        }
+        let white = &texts[i];
+        match texts.get(i + 1) {
+            Some(black) => {
+                let both = format!("{number:>3}. {white:<column$}  {black}");
+                if both.len() <= width {
+                    rows.push(both);
+                } else {
+                    rows.push(numbered(number, ".", white));
+                    rows.push(numbered(number, "...", black));
+                }
+                i += 2;
+                ply += 2;
+            }
+            None => {
+                rows.push(numbered(number, ".", white));
+                i += 1;
+                ply += 1;
+            }
+        }
+    }
+    rows
 }
 
 /// A spinner frame for `elapsed`: `|/-\`, a quarter turn every 100 ms.
@@ -383,4 +433,69 @@ pub fn buffer_text(buffer: &Buffer) -> String {
         text.push('\n');
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(moves: &str) -> GameRecord {
+        moves.parse().unwrap()
+    }
+
+    #[test]
+    fn the_move_list_shows_each_move_whole_or_not_at_all() {
+        // Long group moves and captures, on the 6x5 board of seeds/004.
+        let game = record(
+            "[Board \"6x5\"]\n[Position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\"]\n\n\
+             1. e1,e3-e5 c2-d1 2. e4-d5 a5,c5-d5:2 *\n",
+        );
+        let texts: Vec<String> = game
+            .moves()
+            .iter()
+            .map(|mv| mv.with_capture_mark().to_string())
+            .collect();
+        for width in 5..40 {
+            let rows = move_rows(&game, width);
+            for row in &rows {
+                assert!(row.len() <= width, "{width}: {row:?}");
+            }
+            let words: Vec<&str> = rows.iter().flat_map(|r| r.split_whitespace()).collect();
+            for text in &texts {
+                // Whole, or absent: never a prefix of a move.
+                let pieces: Vec<&&str> = words
+                    .iter()
+                    .filter(|w| text.starts_with(**w) && **w != text && !w.ends_with('.'))
+                    .collect();
+                assert!(pieces.is_empty(), "{width}: {rows:?}");
+                if width >= 7 + text.len() {
+                    assert!(
+                        words.contains(&text.as_str()),
+                        "{width}: {text} in {rows:?}"
+                    );
+                }
+            }
+        }
+        // Wide enough: a turn a row.
+        assert_eq!(
+            move_rows(&game, 30),
+            ["  1. e1,e3-e5  c2-d1", "  2. e4-d5     a5,c5-d5:2"]
+        );
+        // Narrower: a ply a row.
+        assert_eq!(
+            move_rows(&game, 17),
+            [
+                "  1. e1,e3-e5",
+                "  1... c2-d1",
+                "  2. e4-d5",
+                "  2... a5,c5-d5:2"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_record_from_a_position_with_black_to_move_starts_with_dots() {
+        let game = record("[Board \"4x4\"]\n[Position \"b3/4/4/3w b\"]\n\n1... a4-a3 d1-d2 *\n");
+        assert_eq!(move_rows(&game, 30), ["  1... a4-a3", "  2. d1-d2"]);
+    }
 }

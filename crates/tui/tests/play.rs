@@ -266,3 +266,111 @@ fn the_screen_adapts_to_the_terminal_and_the_board() {
     let narrow = screen_of(&big, 50, 40);
     assert!(narrow.contains("60x35"), "{narrow}");
 }
+
+#[test]
+fn long_moves_are_listed_whole_at_80_columns() {
+    let start: Position = "14/11bbb/www11/14/14/14/14/14/14/14/14/14 w"
+        .parse()
+        .unwrap();
+    let mut app = App::new(Options {
+        ai: None,
+        human: Color::White,
+        record: GameRecord::new(start),
+        save_path: std::env::temp_dir().join("epaminondas-tui-test-long.txt"),
+    });
+    app.type_line("a10,c10-f10");
+    app.type_line("n11,l11-i11");
+    assert_eq!(app.record().moves().len(), 2, "{}", screen(&app));
+    let shown = screen(&app);
+    // The move list is the panel right of the board.
+    let listed: Vec<&str> = shown
+        .lines()
+        .filter_map(|line| {
+            line.split_once("││")
+                .map(|(_, right)| right.trim_end_matches('│'))
+        })
+        .flat_map(str::split_whitespace)
+        .collect();
+    for text in ["a10,c10-f10", "n11,l11-i11"] {
+        assert!(listed.contains(&text), "{text} whole in the list:\n{shown}");
+    }
+}
+
+/// The move the message names, if it names one that Enter plays.
+fn named_move(app: &App) -> Option<String> {
+    match app.message() {
+        epaminondas_tui::app::Message::Info(text) if text.ends_with("(Enter plays it)") => text
+            .split(": ")
+            .nth(1)
+            .map(|rest| rest.trim_end_matches(" (Enter plays it)").to_owned()),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_message_always_names_the_move_enter_plays() {
+    let mut app = new_game(5, 5, None);
+    // Pick b2 (the cursor starts on a1).
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Enter);
+    // Walk to the destinations with the arrows and Tab: whenever the
+    // message names a move, it is the one Enter would play.
+    for code in [
+        KeyCode::Up,
+        KeyCode::Tab,
+        KeyCode::Up,
+        KeyCode::Right,
+        KeyCode::Down,
+        KeyCode::BackTab,
+        KeyCode::Left,
+    ] {
+        press(&mut app, code);
+        let selection = app.selection().expect("still picked");
+        let current = selection.current();
+        let enter_plays = app.cursor() == current.destination() || app.cursor() == selection.piece;
+        let named = named_move(&app);
+        if enter_plays {
+            assert_eq!(
+                named,
+                Some(current.with_capture_mark().to_string()),
+                "after {code:?}"
+            );
+        } else {
+            assert_eq!(named, None, "after {code:?}: {:?}", app.message());
+        }
+    }
+    // Tab shows a move: Enter plays exactly the move the message names.
+    press(&mut app, KeyCode::Tab);
+    let named = named_move(&app).expect("Tab shows a move");
+    press(&mut app, KeyCode::Enter);
+    let played = app
+        .record()
+        .moves()
+        .last()
+        .map(|m| m.with_capture_mark().to_string());
+    assert_eq!(played, Some(named));
+
+    // Esc drops a selection and the message about it.
+    let mut app = new_game(5, 5, None);
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Tab); // picks b2
+    press(&mut app, KeyCode::Tab); // shows its second move
+    assert!(named_move(&app).is_some());
+    press(&mut app, KeyCode::Esc);
+    assert!(app.selection().is_none());
+    assert_eq!(app.message(), &epaminondas_tui::app::Message::None);
+}
+
+#[test]
+fn undo_after_resigning_reopens_the_game_in_the_record_too() {
+    let mut app = new_game(6, 6, None);
+    app.type_line("a2-a3");
+    app.type_line("resign");
+    assert_eq!(app.record().tag("Termination"), Some("resignation"));
+    app.type_line("undo");
+    let record = app.record().to_string();
+    assert!(record.contains("[Result \"*\"]"), "{record}");
+    assert!(!record.contains("Termination"), "{record}");
+}

@@ -1,0 +1,100 @@
+//! What the subcommands print, and how they fail.
+//!
+//! Reports go to standard output through [`outln!`] and [`out!`]: when the
+//! reader goes away (`epaminondas show | head -1`), the program ends at
+//! once and quietly, as other Unix tools do, instead of panicking on the
+//! broken pipe. A failure is a [`Failure`], whose kind decides the exit
+//! status (documented in the README):
+//!
+//! | status | meaning |
+//! | --- | --- |
+//! | 0 | done |
+//! | 1 | the work failed while it ran: an engine that died, a server that refused, the terminal |
+//! | 2 | the input was wrong: arguments, a position, a record, a file that cannot be read |
+
+use std::fmt;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Why a subcommand failed; the message is one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The input was wrong (exit status 2, like clap's usage errors).
+    Input(String),
+    /// The work failed while it ran (exit status 1).
+    Run(String),
+}
+
+impl Failure {
+    /// The exit status for this failure.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            Failure::Input(_) => ExitCode::from(INPUT_ERROR),
+            Failure::Run(_) => ExitCode::FAILURE,
+        }
+    }
+}
+
+/// The exit status of wrong input (arguments, positions, records, files).
+pub const INPUT_ERROR: u8 = 2;
+
+/// Most failures are wrong input: a `String` error is one.
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Input(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::Input(message.to_owned())
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Input(message) | Failure::Run(message) => f.write_str(message),
+        }
+    }
+}
+
+/// The result of a subcommand.
+pub type Outcome = Result<(), Failure>;
+
+/// Writes to standard output; see the module's notes on a closed pipe.
+pub fn write(args: fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    if let Err(error) = out.write_fmt(args).and_then(|()| out.flush()) {
+        closed(&error);
+    }
+}
+
+/// Ends the program after standard output failed: quietly (status 0) when
+/// its reader has gone, which is no failure of ours; otherwise with an error.
+fn closed(error: &std::io::Error) -> ! {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("error: cannot write the output: {error}");
+    std::process::exit(1);
+}
+
+/// `println!` for the subcommands' reports (see [`write`]).
+macro_rules! outln {
+    () => {
+        $crate::output::write(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for the subcommands' reports (see [`write`]).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!($($arg)*))
+    };
+}
+
+pub(crate) use {out, outln};
