@@ -176,3 +176,45 @@ fn bench_counts_the_same_nodes_every_time() {
     assert!(first > 100_000, "{first}");
     assert_eq!(first, second);
 }
+
+#[test]
+fn commands_sent_during_a_search_wait_for_it() {
+    // A new position and search sent while one runs are queued, not lost;
+    // isready is answered at once.
+    let lines = session(
+        "position startpos\n\
+         go movetime 300\n\
+         position startpos moves a1,b2-d4\n\
+         go depth 2\n\
+         isready\n",
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("already searching")),
+        "{lines:?}"
+    );
+    let bests: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(bests.len(), 2, "{lines:?}");
+    let ready = lines.iter().position(|l| l == "readyok").expect("readyok");
+    let second = lines
+        .iter()
+        .rposition(|l| l.starts_with("bestmove"))
+        .unwrap();
+    assert!(
+        ready < second,
+        "isready is answered before the queued search ends: {lines:?}"
+    );
+    // The second answer is a move of the second position (Black to move).
+    let mut pos = Position::standard();
+    pos.play(pos.parse_move("a1,b2-d4").unwrap()).unwrap();
+    assert!(pos.parse_move(bests[1]).is_ok(), "{}", bests[1]);
+    // stop ends the running search; the queued commands then run.
+    let lines = session("go infinite\nposition startpos moves a1,b2-d4\nstop\ngo depth 1\n");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        2,
+        "{lines:?}"
+    );
+}
