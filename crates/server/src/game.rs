@@ -49,6 +49,26 @@ pub enum TimeControlError {
 }
 
 impl TimeControl {
+    /// The PGN `TimeControl` value: `-` without a limit, `1/SECONDS` (one
+    /// move in so many seconds) for correspondence, `BASE+INCREMENT` in
+    /// seconds for live clocks.
+    pub fn pgn(self) -> String {
+        let seconds = |ms: i64| {
+            let text = format!("{:.3}", ms as f64 / 1000.0);
+            text.trim_end_matches('0').trim_end_matches('.').to_owned()
+        };
+        match self {
+            TimeControl::Unlimited => "-".to_owned(),
+            TimeControl::Correspondence { days_per_move } => {
+                format!("1/{}", days_per_move * DAY_MS / 1000)
+            }
+            TimeControl::Live {
+                initial_ms,
+                increment_ms,
+            } => format!("{}+{}", seconds(initial_ms), seconds(increment_ms)),
+        }
+    }
+
     /// The name stored in the database.
     pub fn kind(self) -> &'static str {
         match self {
@@ -689,11 +709,23 @@ impl Game {
         self.record.moves().iter().map(Move::to_string).collect()
     }
 
-    /// The game as a record, with the players and the result.
+    /// The game as a record, as lichess writes PGN: the players, the
+    /// date it began, the time control, the number of plies, the result
+    /// and, once it has ended, how (`Termination`).
     pub fn record_text(&self) -> String {
         let mut record = self.record.clone();
-        if let Status::Finished { result, .. } = self.status {
+        let began = u64::try_from(self.created_at / 1000).unwrap_or(0);
+        // The values are plain text: setting them cannot fail.
+        let _ = record.set_tag("Date", &epaminondas_rules::pgn_date(began));
+        let _ = record.set_tag("TimeControl", &self.control.pgn());
+        let _ = record.set_tag("PlyCount", &self.ply().to_string());
+        if let Status::Finished { result, reason } = self.status {
             let _ = record.set_result(result);
+            let termination = match reason {
+                EndReason::Time => "time forfeit".to_owned(),
+                reason => reason.to_string(),
+            };
+            let _ = record.set_tag("Termination", &termination);
         }
         record.to_string()
     }
@@ -729,6 +761,33 @@ mod tests {
         let mut game = Game::new(settings, 1_000);
         game.id = 101;
         game
+    }
+
+    #[test]
+    fn the_record_says_when_how_long_and_how_it_ended() {
+        let mut g = small(TimeControl::Correspondence { days_per_move: 3 });
+        g.created_at = 1_795_478_400_000;
+        g.play(Color::White, "a2-a3", None, 2_000).unwrap();
+        let open = g.record_text();
+        for tag in [
+            "[Date \"2026.11.24\"]",
+            "[TimeControl \"1/259200\"]",
+            "[PlyCount \"1\"]",
+            "[Result \"*\"]",
+        ] {
+            assert!(open.contains(tag), "{tag}\n{open}");
+        }
+        assert!(!open.contains("Termination"), "{open}");
+        g.resign(Color::Black, 3_000).unwrap();
+        let done = g.record_text();
+        assert!(done.contains("[Termination \"resignation\"]"), "{done}");
+        assert!(done.contains("[Result \"1-0\"]"), "{done}");
+        let live = TimeControl::Live {
+            initial_ms: 300_000,
+            increment_ms: 2_500,
+        };
+        assert_eq!(live.pgn(), "300+2.5");
+        assert_eq!(TimeControl::Unlimited.pgn(), "-");
     }
 
     #[test]

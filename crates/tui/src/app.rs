@@ -179,21 +179,37 @@ impl App {
         app
     }
 
+    /// Fills the tags a new game lacks: the players (the person by their
+    /// login name, the engine by its level), today's date and the time
+    /// control (none). A loaded record keeps its own.
     fn name_players(&mut self) {
+        let person = std::env::var("USER")
+            .or_else(|_| std::env::var("USERNAME"))
+            .ok()
+            .filter(|name| !name.trim().is_empty())
+            .unwrap_or_else(|| "Player".to_owned());
         let (white, black) = match self.ai {
             Some(level) => {
                 let engine = format!("Epaminondas engine, level {}", level.get());
                 match self.human {
-                    Color::White => ("Player".to_owned(), engine),
-                    Color::Black => (engine, "Player".to_owned()),
+                    Color::White => (person, engine),
+                    Color::Black => (engine, person),
                 }
             }
             None => ("Player 1".to_owned(), "Player 2".to_owned()),
         };
-        for (tag, name) in [("White", white), ("Black", black)] {
-            if self.record.tag(tag).is_none_or(|v| v == "?") {
-                // Names are plain text: this cannot fail.
-                let _ = self.record.set_tag(tag, &name);
+        let today = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        for (tag, value) in [
+            ("White", white),
+            ("Black", black),
+            ("Date", epaminondas_rules::pgn_date(today)),
+            ("TimeControl", "-".to_owned()),
+        ] {
+            if self.record.tag(tag).is_none_or(|v| v.contains('?')) {
+                // The values are plain text: this cannot fail.
+                let _ = self.record.set_tag(tag, &value);
             }
         }
     }
@@ -647,7 +663,17 @@ impl App {
     }
 
     fn save(&mut self, path: PathBuf) {
-        match std::fs::write(&path, self.record.to_string()) {
+        // The number of plies and how the game ended, as of now.
+        let mut record = self.record.clone();
+        let _ = record.set_tag("PlyCount", &record.moves().len().to_string());
+        if let Some(Ending::Rules { reason, .. }) = self.ending() {
+            let how = match reason {
+                WinReason::Crossing => "crossing",
+                WinReason::NoMoves => "no moves",
+            };
+            let _ = record.set_tag("Termination", how);
+        }
+        match std::fs::write(&path, record.to_string()) {
             Ok(()) => {
                 self.dirty = false;
                 self.message = Message::Info(format!("Saved to {}", path.display()));

@@ -160,6 +160,10 @@ fn save_writes_a_record_that_reads_back_and_quit_asks_first() {
     assert_eq!(record.moves(), app.record().moves());
     assert_eq!(record.tag("Board"), Some("6x6"));
     assert_eq!(record.tag("White"), Some("Player 1"));
+    assert_eq!(record.tag("PlyCount"), Some("2"));
+    assert_eq!(record.tag("TimeControl"), Some("-"));
+    let date = record.tag("Date").unwrap();
+    assert!(date.len() == 10 && !date.contains('?'), "{date}");
     // Saved: quit goes at once.
     app.type_line("quit");
     assert!(app.should_quit());
