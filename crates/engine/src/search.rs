@@ -54,6 +54,14 @@ pub struct SearchInfo<'a> {
     pub elapsed: Duration,
     /// The principal variation, best move first.
     pub pv: &'a [Move],
+    /// The deepest ply the iteration reached (quiescence and extensions
+    /// included).
+    pub seldepth: u32,
+    /// Which line this is, from 1, when several are searched
+    /// ([`Engine::set_multipv`]); the lines of an iteration come best first.
+    pub multipv: usize,
+    /// How full the transposition table is, in thousandths.
+    pub hashfull: u32,
 }
 
 /// What a search found.
@@ -183,6 +191,8 @@ pub struct Engine {
     weights: Weights,
     /// The features in use.
     pub features: Features,
+    /// How many best lines the main thread searches (1 normally).
+    multipv: usize,
 }
 
 impl Engine {
@@ -195,7 +205,20 @@ impl Engine {
             memories: vec![ThreadMemory::new()],
             weights: Weights::default(),
             features: Features::default(),
+            multipv: 1,
         }
+    }
+
+    /// Sets how many best lines a search finds (at least 1): each iteration
+    /// then searches the best move, the best of the others, and so on, and
+    /// reports each line. More lines cost time; the result is the first.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+    }
+
+    /// How many best lines a search finds.
+    pub fn multipv(&self) -> usize {
+        self.multipv
     }
 
     /// Resizes the transposition table (and clears it).
@@ -258,6 +281,7 @@ impl Engine {
             memories,
             weights,
             features,
+            multipv,
         } = self;
         let (main_memory, helper_memories) = memories
             .split_first_mut()
@@ -272,6 +296,7 @@ impl Engine {
             node_limit: limits.nodes,
             deadline,
             start,
+            multipv: (*multipv).min(legal.len()),
         };
         let (mut result, main_nodes) = std::thread::scope(|scope| {
             for (i, memory) in helper_memories.iter_mut().enumerate() {
@@ -312,6 +337,8 @@ struct Shared<'a> {
     node_limit: Option<u64>,
     deadline: Option<Instant>,
     start: Instant,
+    /// Lines the main thread searches (at most the root's legal moves).
+    multipv: usize,
 }
 
 /// The state of one search thread.
@@ -333,6 +360,10 @@ struct Search<'a> {
     root_best: Option<Move>,
     /// Plies below which checks are extended: twice the iteration's depth.
     extension_limit: usize,
+    /// The deepest ply reached in this iteration.
+    seldepth: usize,
+    /// Root moves left out of this root search (the lines found already).
+    excluded: Vec<Move>,
 }
 
 impl<'a> Search<'a> {
@@ -354,6 +385,8 @@ impl<'a> Search<'a> {
             stopped: false,
             root_best: None,
             extension_limit: 0,
+            seldepth: 0,
+            excluded: Vec::new(),
         }
     }
 
@@ -368,34 +401,68 @@ impl<'a> Search<'a> {
         mut report: impl FnMut(&SearchInfo, u64),
     ) -> SearchResult {
         let start = self.shared.start;
-        for depth in from..=max_depth {
-            let score = self.root(depth as i32, result.score);
-            if self.stopped {
-                break;
+        let wanted = if self.helper { 1 } else { self.shared.multipv };
+        // Each line's score at the last iteration: its aspiration guess.
+        let mut guesses: Vec<i32> = Vec::new();
+        'deepening: for depth in from..=max_depth {
+            self.seldepth = 0;
+            self.excluded.clear();
+            let mut scores = Vec::with_capacity(wanted);
+            for line in 0..wanted {
+                let guess = guesses.get(line).copied().unwrap_or(result.score);
+                if line > 0 {
+                    self.root_best = None;
+                }
+                let score = self.root(depth as i32, guess);
+                if self.stopped {
+                    break 'deepening;
+                }
+                let best = if line == 0 {
+                    self.root_best.or(result.best)
+                } else {
+                    self.root_best
+                };
+                let Some(best_move) = best else {
+                    break;
+                };
+                let pv = self.principal_variation(best, depth as usize);
+                if line == 0 {
+                    result = SearchResult {
+                        best,
+                        score,
+                        depth,
+                        nodes: self.nodes,
+                        pv: pv.clone(),
+                    };
+                }
+                let all_nodes = self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed);
+                report(
+                    &SearchInfo {
+                        depth,
+                        score,
+                        nodes: self.nodes,
+                        elapsed: start.elapsed(),
+                        pv: &pv,
+                        seldepth: self.seldepth as u32,
+                        multipv: line + 1,
+                        hashfull: if self.helper {
+                            0
+                        } else {
+                            self.shared.tt.hashfull()
+                        },
+                    },
+                    all_nodes,
+                );
+                scores.push(score);
+                self.excluded.push(best_move);
             }
-            let best = self.root_best.or(result.best);
-            result = SearchResult {
-                best,
-                score,
-                depth,
-                nodes: self.nodes,
-                pv: self.principal_variation(best, depth as usize),
-            };
-            let all_nodes = self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed);
-            report(
-                &SearchInfo {
-                    depth,
-                    score,
-                    nodes: self.nodes,
-                    elapsed: start.elapsed(),
-                    pv: &result.pv,
-                },
-                all_nodes,
-            );
             // A proven result cannot change with more depth.
-            if is_proven(score) && (crate::score::WIN - score.abs()) < depth as i32 {
+            let settled =
+                |score: &i32| is_proven(*score) && (crate::score::WIN - score.abs()) < depth as i32;
+            if scores.iter().all(settled) {
                 break;
             }
+            guesses = scores;
             // An iteration takes longer than all before it: do not start one
             // that cannot finish.
             if let Some(deadline) = self.shared.deadline {
@@ -405,6 +472,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        self.excluded.clear();
         result
     }
 
@@ -554,6 +622,7 @@ impl Search<'_> {
     /// is reached. Every node counts, settled ones too, so node limits bound
     /// the work.
     fn decided(&mut self, ply: usize) -> Option<i32> {
+        self.seldepth = self.seldepth.max(ply);
         if self.should_stop() {
             Some(0)
         } else if self.pos.has_crossed() {
@@ -659,9 +728,14 @@ impl Search<'_> {
             i32::MAX
         };
         let mut quiets = 0;
+        let mut searched = 0;
         for i in 0..list.len() {
             self.pick_and_prefetch_next(&mut list, &mut scores, i);
             let mv = list[i];
+            // Root moves whose lines were found already (several lines).
+            if ply == 0 && self.excluded.contains(&mv) {
+                continue;
+            }
             // Quiet: no capture, no crossing, not the hash move nor a killer.
             let quiet = !mv.is_capture() && !self.crosses(mv) && scores[i] < 1 << 26;
             if quiet {
@@ -681,7 +755,7 @@ impl Search<'_> {
             } else {
                 0
             };
-            let score = if i == 0 {
+            let score = if searched == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let mut probe = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
@@ -695,6 +769,7 @@ impl Search<'_> {
                 }
             };
             self.pos.undo_unchecked(mv);
+            searched += 1;
             if self.stopped {
                 break;
             }
@@ -726,7 +801,11 @@ impl Search<'_> {
         if self.stopped {
             return 0;
         }
-        self.store(key, best_move, best, depth, ply, original_alpha, beta);
+        // A root searched without some of its moves is not the position's
+        // value: it is not stored.
+        if ply > 0 || self.excluded.is_empty() {
+            self.store(key, best_move, best, depth, ply, original_alpha, beta);
+        }
         best
     }
 

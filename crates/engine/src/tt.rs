@@ -143,6 +143,17 @@ impl TranspositionTable {
         }
     }
 
+    /// How full the table is, in thousandths: the share of the first
+    /// thousand slots in use (as UCI engines report `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|slot| slot.data.load(Ordering::Relaxed) != 0)
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+
     fn slot(&self, key: u64) -> &Slot {
         // Multiply-shift maps the key onto the table without a division.
         &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]

@@ -7,15 +7,16 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval` (`true`/`false`, see [`crate::search::Features`]) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval` (`true`/`false`, see [`crate::search::Features`]) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
-//! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D score S nodes N nps R time MS pv M...` per iteration, then `bestmove M` (`bestmove none` without legal moves) |
+//! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D seldepth SD multipv K score S nodes N nps R hashfull H time MS pv M...` per iteration (and line), then `bestmove M` (`bestmove none` without legal moves) |
 //! | `stop` | ends the search (its `bestmove` follows) |
 //! | `query gameover` / `query p1turn` / `query result` | `response true`/`false`; `response p1win`/`p2win`/`none` |
 //! | `perft N` | `perft D COUNT` for each depth |
 //! | `bench` | a fixed search workload: `bench nodes N time MS nps R` |
 //! | `d` | the board, drawn |
+//! | `eval` | the static evaluation term by term, for the side to move |
 //! | `quit` | ends the program |
 //!
 //! Player 1 is White and moves first. Scores are `cp N` (hundredths of a
@@ -44,6 +45,9 @@ use crate::search::{Engine, Features};
 
 /// The most search threads `setoption name Threads` accepts.
 const MAX_THREADS: usize = 256;
+
+/// The most lines `setoption name MultiPV` accepts.
+const MAX_MULTIPV: usize = 64;
 
 /// The transposition table size when none is set, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -215,6 +219,9 @@ impl<W: Write + Send + 'static> Ugi<W> {
                     "option name Symmetry type combo default mirror var mirror var file var off",
                 );
                 self.say("option name Level type spin default 10 min 1 max 10");
+                self.say(&format!(
+                    "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+                ));
                 let defaults = Features::default();
                 for feature in Features::NAMES {
                     let on = defaults.get(feature).unwrap_or(false);
@@ -244,9 +251,10 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 self.say(&report);
             }
             "d" => self.say(&diagram(&self.position)),
+            "eval" => self.say(&eval_table(&self.position)),
             "quit" => return false,
             _ => self.error(&format!(
-                "unknown command '{}' (known: ugi, isready, uginewgame, setoption, position, go, stop, query, perft, bench, d, quit)",
+                "unknown command '{}' (known: ugi, isready, uginewgame, setoption, position, go, stop, query, perft, bench, d, eval, quit)",
                 epaminondas_rules::excerpt(name)
             )),
         }
@@ -300,6 +308,12 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 self.symmetry = symmetry;
                 self.position = self.position.with_symmetry(symmetry);
             }
+            "multipv" => match parse::<usize>(value).filter(|n| (1..=MAX_MULTIPV).contains(n)) {
+                Some(lines) => self.lock_engine().set_multipv(lines),
+                None => {
+                    return Err(format!("MultiPV must be 1 to {MAX_MULTIPV}, not '{value}'"));
+                }
+            },
             "level" => match parse::<u8>(value).and_then(Level::new) {
                 Some(level) => self.level = level,
                 None => return Err(format!("Level must be 1 to 10, not '{value}'")),
@@ -397,10 +411,13 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 say(
                     &out,
                     &format!(
-                        "info depth {} score {} nodes {} nps {nps} time {ms} pv {}",
+                        "info depth {} seldepth {} multipv {} score {} nodes {} nps {nps} hashfull {} time {ms} pv {}",
                         info.depth,
+                        info.seldepth,
+                        info.multipv,
                         score::format(info.score),
                         info.nodes,
+                        info.hashfull,
                         pv.join(" ")
                     ),
                 );
@@ -482,6 +499,34 @@ pub fn bench(engine: &mut Engine) -> String {
         "bench nodes {nodes} time {ms} nps {}",
         u128::from(nodes) * 1000 / ms
     )
+}
+
+/// The static evaluation of `pos` term by term (`eval`): each term's count
+/// for the side to move, its weight and what it adds, then the total.
+pub fn eval_table(pos: &Position) -> String {
+    use crate::eval::{TERM_LIST, WEIGHT_UNIT, Weights, evaluate, features};
+    let weights = Weights::default();
+    let counts = features(pos, None);
+    let mut text = format!(
+        "{:<9} {:>6} {:>7} {:>8}\n",
+        "term", "count", "weight", "adds"
+    );
+    for ((term, count), weight) in TERM_LIST.iter().zip(counts).zip(weights.values) {
+        let adds = f64::from(count * weight) / f64::from(WEIGHT_UNIT);
+        text += &format!(
+            "{:<9} {count:>6} {:>7.2} {adds:>8.2}  {}\n",
+            term.name,
+            f64::from(weight) / f64::from(WEIGHT_UNIT),
+            term.meaning
+        );
+    }
+    text += &format!(
+        "total {} for {} to move (cp; {:.0}% expected score)",
+        evaluate(pos),
+        pos.turn(),
+        100.0 * crate::eval::win_probability(evaluate(pos))
+    );
+    text
 }
 
 /// The board as text: the top rank first, `w` and `b` for pieces.

@@ -52,7 +52,9 @@ fn plays_a_legal_move_on_another_board() {
     let lines =
         session("setoption name Board value 6x6\nposition startpos moves a2-a3\ngo depth 3\n");
     assert!(
-        lines.iter().any(|l| l.starts_with("info depth 3 score ")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 3 seldepth ")),
         "{lines:?}"
     );
     let mut pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
@@ -216,5 +218,99 @@ fn commands_sent_during_a_search_wait_for_it() {
         lines.iter().filter(|l| l.starts_with("bestmove")).count(),
         2,
         "{lines:?}"
+    );
+}
+
+/// The value after `key` in an info line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == key)?;
+    words.next()
+}
+
+#[test]
+fn info_lines_carry_seldepth_hashfull_and_several_lines() {
+    let lines = session("setoption name MultiPV value 3\nposition startpos\ngo depth 4\n");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(
+        infos.len(),
+        12,
+        "three lines for each of four depths: {lines:#?}"
+    );
+    for depth in 1..=4 {
+        let of_depth: Vec<&&String> = infos
+            .iter()
+            .filter(|l| field(l, "depth") == Some(&depth.to_string()))
+            .collect();
+        let numbers: Vec<&str> = of_depth
+            .iter()
+            .filter_map(|l| field(l, "multipv"))
+            .collect();
+        assert_eq!(numbers, ["1", "2", "3"], "{of_depth:#?}");
+        let firsts: std::collections::HashSet<&str> =
+            of_depth.iter().filter_map(|l| field(l, "pv")).collect();
+        assert_eq!(
+            firsts.len(),
+            3,
+            "three different first moves: {of_depth:#?}"
+        );
+        for line in &of_depth {
+            let seldepth: u32 = field(line, "seldepth").unwrap().parse().unwrap();
+            assert!(seldepth >= depth, "{line}");
+            let hashfull: u32 = field(line, "hashfull").unwrap().parse().unwrap();
+            assert!(hashfull <= 1000);
+        }
+    }
+    // The move played is line 1's.
+    let last_first = infos
+        .iter()
+        .rev()
+        .find(|l| field(l, "multipv") == Some("1"))
+        .unwrap();
+    assert_eq!(Some(bestmove(&lines)), field(last_first, "pv"));
+    // More lines than moves: as many lines as there are moves.
+    let lines = session("setoption name MultiPV value 5\nposition fen 4/4/1b2/w3 w\ngo depth 2\n");
+    let legal = "4/4/1b2/w3 w"
+        .parse::<Position>()
+        .unwrap()
+        .legal_moves()
+        .len();
+    let at_depth_1 = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 1 "))
+        .count();
+    assert_eq!(at_depth_1, legal.min(5), "{lines:#?}");
+    let lines = session("setoption name MultiPV value 0\nisready\n");
+    assert!(
+        lines[0].starts_with("info string error MultiPV must be 1 to 64"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn eval_prints_the_terms_and_their_sum() {
+    let lines = session("position startpos moves a1,b2-d4\neval\n");
+    assert!(lines[0].starts_with("term"), "{lines:?}");
+    for term in ["piece", "mobility", "tempo"] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(term)),
+            "{term}: {lines:?}"
+        );
+    }
+    let total = lines.last().unwrap();
+    assert!(
+        total.starts_with("total ") && total.contains("for black to move"),
+        "{total}"
+    );
+    // The total is the engine's evaluation.
+    let mut pos = Position::standard();
+    pos.play(pos.parse_move("a1,b2-d4").unwrap()).unwrap();
+    let expected = epaminondas_engine::eval::evaluate(&pos);
+    assert!(
+        total.starts_with(&format!("total {expected} ")),
+        "{total} vs {expected}"
     );
 }

@@ -11,6 +11,9 @@ use indicatif::ProgressBar;
 
 /// Arguments of `epaminondas analyze`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas analyze --position \"4b/w4/5/5/5 w\" --depth 8\n  epaminondas analyze --record game.txt --movetime 500 --annotate annotated.txt\n  epaminondas analyze --multipv 3 --movetime 2000"
+)]
 pub struct AnalyzeArgs {
     /// A position to analyse, as position text.
     #[arg(long, value_parser = crate::args::position, conflicts_with = "record")]

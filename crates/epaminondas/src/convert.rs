@@ -9,6 +9,9 @@ use epaminondas_rules::{Dialect, GameRecord};
 
 /// Arguments of `epaminondas convert`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas convert games.txt --to rear-piece\n  epaminondas convert --from rear-piece old.txt > new.txt"
+)]
 pub struct ConvertArgs {
     /// A file of game records or a move list (`-` or nothing for standard input).
     input: Option<PathBuf>,

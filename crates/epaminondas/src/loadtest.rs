@@ -14,6 +14,9 @@ use serde_json::{Value, json};
 
 /// Arguments of `epaminondas loadtest`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas loadtest --seconds 15\n  epaminondas loadtest --server http://127.0.0.1:8090 --games 64 --players 16 --board 8x8"
+)]
 pub struct LoadArgs {
     /// The server.
     #[arg(long, default_value = "http://127.0.0.1:8080")]

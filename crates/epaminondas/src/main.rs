@@ -16,7 +16,7 @@ mod tune;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Epaminondas: rules, engine and game server for Robert Abbott's board game.
 #[derive(Parser, Debug)]
@@ -31,6 +31,9 @@ enum Command {
     /// Count the leaves of the legal-move tree (checks and measures move generation).
     Perft(perft::PerftArgs),
     /// Run a fixed perft workload and report nodes per second.
+    #[command(
+        after_help = "Examples:\n  epaminondas bench\n  epaminondas engine <<< bench   (the engine's search benchmark)"
+    )]
     Bench,
     /// Speak the UGI engine protocol on standard input and output.
     Engine(EngineArgs),
@@ -54,6 +57,14 @@ enum Command {
     Pbm(serve::PbmArgs),
     /// Play many games at once through a server's API; report moves/s and latency.
     Loadtest(loadtest::LoadArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
+    #[command(
+        after_help = "Examples:\n  epaminondas completions bash > ~/.local/share/bash-completion/completions/epaminondas\n  epaminondas completions zsh > ~/.zfunc/_epaminondas\n  epaminondas completions fish > ~/.config/fish/completions/epaminondas.fish"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// A clap error as one line: its first paragraph, joined (`--help` has the rest).
@@ -72,6 +83,9 @@ fn one_line(text: &str) -> String {
 
 /// Arguments of `epaminondas engine`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas engine\n  epaminondas engine --set Hash=256 --set Threads=2\n  printf 'position startpos\\ngo movetime 1000\\n' | epaminondas engine"
+)]
 struct EngineArgs {
     /// Set an option before reading commands, as NAME=VALUE (e.g. Hash=128,
     /// LMR=false); repeatable. The same as `setoption name NAME value VALUE`.
@@ -127,6 +141,12 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Pbm(args) => serve::run_pbm(&args),
         Command::Loadtest(args) => loadtest::run(&args),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "epaminondas", &mut script);
+            output::out!("{}", String::from_utf8_lossy(&script));
+            Ok(())
+        }
         Command::Engine(args) => engine(&args),
     };
     match result {

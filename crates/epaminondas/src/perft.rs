@@ -8,6 +8,9 @@ use epaminondas_rules::{BoardSize, Position, Symmetry};
 
 /// Arguments of `epaminondas perft`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas perft 4\n  epaminondas perft 3 --board 8x8 --divide\n  epaminondas perft 2 --position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\""
+)]
 pub struct PerftArgs {
     /// Board size as FILESxRANKS.
     #[arg(long, default_value = "14x12", value_parser = crate::args::size, conflicts_with = "position")]

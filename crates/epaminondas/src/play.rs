@@ -10,6 +10,9 @@ use epaminondas_tui::Options;
 
 /// Arguments of `epaminondas play`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas play --ai 3\n  epaminondas play --ai 6 --as black --board 8x8\n  epaminondas play --load games.txt --game 2"
+)]
 pub struct PlayArgs {
     /// Play against the engine at this level (1 weakest, 10 full strength);
     /// without it two people take turns at the keyboard.

@@ -14,6 +14,9 @@ use epaminondas_server::service::{RateLimits, Service, Settings};
 
 /// Arguments of `epaminondas serve`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas serve\n  epaminondas serve --listen 0.0.0.0:8080 --public-url https://epaminondas.example.org --trusted-proxy 127.0.0.1\n  epaminondas serve --database postgres://USER:PASSWORD@HOST/DB --listen 127.0.0.1:8081"
+)]
 pub struct ServeArgs {
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -147,6 +150,9 @@ pub fn run(args: &ServeArgs) -> Outcome {
 
 /// Arguments of `epaminondas pbm`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas pbm help\n  epaminondas pbm epaminondas challenge -size=8x8 alice bob alice-password\n  epaminondas pbm epaminondas move 102 alice alice-password e1,e2-e3#1"
+)]
 pub struct PbmArgs {
     /// The server.
     #[arg(long, default_value = "http://127.0.0.1:8080")]

@@ -9,6 +9,9 @@ use epaminondas_rules::{Color, Diagram, Move, Position};
 
 /// Arguments of `epaminondas show`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas show\n  epaminondas show game.txt --after 10 --as black\n  epaminondas show --position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\""
+)]
 pub struct ShowArgs {
     /// A game record file (`-` for standard input): its final position, or
     /// the one after `--after` moves.

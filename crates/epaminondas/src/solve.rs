@@ -10,6 +10,9 @@ use epaminondas_rules::{BoardSize, Position, Symmetry};
 
 /// Arguments of `epaminondas solve`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60"
+)]
 pub struct SolveArgs {
     /// The position to solve, as position text (default: the board's start).
     #[arg(long, value_parser = crate::args::position)]

@@ -10,6 +10,9 @@ use epaminondas_rules::GameRecord;
 
 /// Arguments of `epaminondas tune`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  epaminondas tune games.txt --skip-plies 8\n  epaminondas tune games.txt --without mobility"
+)]
 pub struct TuneArgs {
     /// Game record files (each may hold many games, as `match --records`
     /// writes them).

@@ -545,3 +545,43 @@ fn an_interrupted_match_prints_its_summary() {
     assert!(text.contains("Ptnml(0-2): ["), "{text}");
     assert!(err.contains("error: interrupted after "), "{err}");
 }
+
+/// Every subcommand's help ends with examples; completions come for the
+/// usual shells.
+#[test]
+fn help_shows_examples_and_completions_are_generated() {
+    for command in [
+        "perft",
+        "bench",
+        "engine",
+        "match",
+        "solve",
+        "analyze",
+        "tune",
+        "play",
+        "show",
+        "convert",
+        "serve",
+        "pbm",
+        "loadtest",
+        "completions",
+    ] {
+        let out = run(&[command, "--help"]);
+        assert!(out.status.success(), "{command}");
+        let text = stdout(&out);
+        assert!(
+            text.contains("\nExamples:\n  epaminondas "),
+            "{command}: {text}"
+        );
+    }
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let text = stdout(&out);
+        for word in ["perft", "match", "serve", "board"] {
+            assert!(text.contains(word), "{shell} completes {word}");
+        }
+    }
+    let out = run(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+}
