@@ -25,6 +25,7 @@
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod review;
 pub mod score;
 pub mod search;
 pub mod solver;

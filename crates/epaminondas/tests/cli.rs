@@ -265,7 +265,11 @@ fn analyze_positions_and_records() {
     let out = run(&["analyze", "--position", "4b/w4/5/5/5 w", "--depth", "3"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("white to move, win 2"), "{text}");
+    assert!(text.contains("white wins in 2"), "{text}");
+    // The same position with Black to move: still from White's side.
+    let out = run(&["analyze", "--position", "4b/w4/5/5/5 b", "--depth", "3"]);
+    let text = stdout(&out);
+    assert!(text.contains("white wins in "), "{text}");
     let file = std::env::temp_dir().join(format!("epaminondas-analyze-{}.txt", std::process::id()));
     std::fs::write(
         &file,
@@ -281,15 +285,70 @@ fn analyze_positions_and_records() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert_eq!(text.lines().count(), 5, "{text}");
+    assert_eq!(
+        text.lines().count(),
+        6,
+        "a heading and five positions: {text}"
+    );
     assert!(
-        text.lines().nth(3).unwrap().contains("black to move, win"),
+        text.lines().nth(4).unwrap().contains("black wins in"),
         "{text}"
     );
     let _ = std::fs::remove_file(&file);
     let out = run(&["analyze", "--record", "/nonexistent/file"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("cannot read"));
+}
+
+/// A blunder is marked by the documented rule, the annotated record names
+/// the better move and reads back, and --multipv shows more lines.
+#[test]
+fn analyze_marks_blunders_and_annotates_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game.txt");
+    std::fs::write(
+        &game,
+        "[Board \"5x5\"]\n[Position \"5/2w2/2w2/2b2/5 w\"]\n\n1. c4-b3 c2-d1 *\n",
+    )
+    .unwrap();
+    let annotated = dir.path().join("annotated.txt");
+    let out = run(&[
+        "analyze",
+        "--record",
+        game.to_str().unwrap(),
+        "--depth",
+        "5",
+        "--multipv",
+        "2",
+        "--annotate",
+        annotated.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("c4-b3??"), "{text}");
+    assert_eq!(text.matches("line 2").count(), 3, "{text}");
+    let saved = std::fs::read_to_string(&annotated).unwrap();
+    let record: epaminondas_rules::GameRecord = saved.parse().unwrap();
+    let note = record.annotation(0).unwrap();
+    assert_eq!(note.mark, Some(epaminondas_rules::MoveMark::Blunder));
+    assert!(
+        note.comment
+            .as_deref()
+            .unwrap()
+            .contains("c4,c3-c2 was best"),
+        "{saved}"
+    );
+    // To standard output instead of the table.
+    let out = run(&[
+        "analyze",
+        "--record",
+        game.to_str().unwrap(),
+        "--depth",
+        "5",
+        "--annotate",
+        "-",
+    ]);
+    assert_eq!(stdout(&out), saved);
 }
 
 #[test]
@@ -473,7 +532,12 @@ fn files_of_several_games_are_read_with_a_choice() {
     );
     let out = run(&["analyze", "--record", file, "--game", "2", "--depth", "2"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out).lines().count(), 3, "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out).lines().count(),
+        4,
+        "a heading and three positions: {}",
+        stdout(&out)
+    );
 }
 
 /// An engine that cannot start, or dies, stops the match with one line

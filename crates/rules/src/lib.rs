@@ -58,7 +58,7 @@ pub use moves::{Move, MoveList};
 pub use notation::{Dialect, IllegalMove, ParseDialectError, ParseMoveError};
 pub use outcome::{Outcome, WinReason};
 pub use position::{PlayError, Position, PositionError, Survey};
-pub use record::{GameRecord, GameResult, RecordError, pgn_date};
+pub use record::{Annotation, GameRecord, GameResult, MoveMark, RecordError, pgn_date};
 pub use setup::{ParsePositionError, Setup};
 pub use square::{Direction, MAX_DIMENSION, MIN_DIMENSION, ParseSquareError, Square};
 

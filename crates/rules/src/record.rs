@@ -182,6 +182,8 @@ pub enum RecordError {
     },
     /// Something in the move text that is neither a move, a move number nor a result.
     Unexpected(String),
+    /// A `{comment}` before the first move, or one left open.
+    Comment(String),
     /// The `Notation` tag names no dialect.
     Notation(ParseDialectError),
 }
@@ -258,6 +260,7 @@ impl fmt::Display for RecordError {
                 "the result {result} contradicts the final position: {outcome}"
             ),
             Unexpected(t) => write!(f, "unexpected '{t}' in the moves"),
+            Comment(why) => write!(f, "comment: {why}"),
             Notation(e) => write!(f, "the Notation tag: {e}"),
         }
     }
@@ -265,12 +268,90 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// A judgement of a move, written after it as in PGN (`c2-c3?!`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveMark {
+    /// `!!`: a brilliant move.
+    Brilliant,
+    /// `!`: a good move.
+    Good,
+    /// `!?`: an interesting move.
+    Interesting,
+    /// `?!`: a dubious move, an inaccuracy.
+    Inaccuracy,
+    /// `?`: a mistake.
+    Mistake,
+    /// `??`: a blunder.
+    Blunder,
+}
+
+impl MoveMark {
+    /// Every mark, the two-character ones first (so that a suffix is read
+    /// whole).
+    const ALL: [MoveMark; 6] = [
+        MoveMark::Brilliant,
+        MoveMark::Interesting,
+        MoveMark::Inaccuracy,
+        MoveMark::Blunder,
+        MoveMark::Good,
+        MoveMark::Mistake,
+    ];
+
+    /// The mark as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            MoveMark::Brilliant => "!!",
+            MoveMark::Good => "!",
+            MoveMark::Interesting => "!?",
+            MoveMark::Inaccuracy => "?!",
+            MoveMark::Mistake => "?",
+            MoveMark::Blunder => "??",
+        }
+    }
+
+    /// Splits a mark off the end of move text: (`c2-c3`, `?!`).
+    fn split(text: &str) -> (&str, Option<MoveMark>) {
+        for mark in MoveMark::ALL {
+            if let Some(rest) = text.strip_suffix(mark.symbol()) {
+                return (rest, Some(mark));
+            }
+        }
+        (text, None)
+    }
+}
+
+impl fmt::Display for MoveMark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+/// What a record says about one move besides the move: a mark and a
+/// comment (`c2-c3?! {+0.35, best c2-c4}`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotation {
+    /// The judgement, if any.
+    pub mark: Option<MoveMark>,
+    /// The comment, if any: one line of text without braces.
+    pub comment: Option<String>,
+}
+
+/// A comment as the record keeps it: one line, spaces collapsed, no `}`
+/// (which would end it); `None` when nothing is left.
+fn clean_comment(text: &str) -> Option<String> {
+    let text = text.replace('}', ")").replace('{', "(");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
 /// A game: its tags, starting position, moves and result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     tags: Vec<(String, String)>,
     start: Position,
     moves: Vec<Move>,
+    /// One per move: its mark and comment.
+    notes: Vec<Annotation>,
     result: GameResult,
     end: Position,
     /// How the rules ended the game at `end`, if they did.
@@ -323,8 +404,29 @@ impl GameRecord {
             end: start.clone(),
             start,
             moves: Vec::new(),
+            notes: Vec::new(),
             result,
             outcome,
+        }
+    }
+
+    /// The mark and comment of move `ply` (counted from 0), if it was played.
+    pub fn annotation(&self, ply: usize) -> Option<&Annotation> {
+        self.notes.get(ply)
+    }
+
+    /// Sets the mark and comment of move `ply` (counted from 0); a comment
+    /// is kept on one line, without braces. False when there is no such move.
+    pub fn annotate(&mut self, ply: usize, annotation: Annotation) -> bool {
+        match self.notes.get_mut(ply) {
+            Some(note) => {
+                *note = Annotation {
+                    mark: annotation.mark,
+                    comment: annotation.comment.as_deref().and_then(clean_comment),
+                };
+                true
+            }
+            None => false,
         }
     }
 
@@ -467,6 +569,7 @@ impl GameRecord {
         let ended = self.result;
         let keep = self.moves.len().saturating_sub(plies);
         let moves: Vec<Move> = self.moves.drain(..).take(keep).collect();
+        let notes: Vec<Annotation> = self.notes.drain(..).take(keep).collect();
         self.end = self.start.clone();
         self.outcome = self.start.outcome();
         self.result = self
@@ -476,6 +579,7 @@ impl GameRecord {
         for mv in moves {
             self.record(mv);
         }
+        self.notes = notes;
         if self.result != ended {
             self.tags.retain(|(name, _)| name != "Termination");
         }
@@ -485,6 +589,7 @@ impl GameRecord {
     fn record(&mut self, mv: Move) {
         self.end.play_unchecked(mv);
         self.moves.push(mv);
+        self.notes.push(Annotation::default());
         self.outcome = self.end.outcome();
         if let Some(outcome) = self.outcome {
             self.result = GameResult::win(outcome.winner);
@@ -594,6 +699,43 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     is_tag_name(name).then(|| (name.to_owned(), value))
 }
 
+/// The marker that stands for comment `i` in move text once the comments
+/// are taken out (control characters never occur in move text).
+fn comment_marker(i: usize) -> String {
+    format!(" \u{1}{i} ")
+}
+
+/// The comment a token stands for, if it is a marker.
+fn comment_index(token: &str) -> Option<usize> {
+    token.strip_prefix('\u{1}')?.parse().ok()
+}
+
+/// Takes the `{comments}` out of move text, leaving a marker for each:
+/// the text and the comments (cleaned; `None` for an empty one).
+fn take_comments(text: &str) -> Result<(String, Vec<Option<String>>), RecordError> {
+    if text.contains('\u{1}') {
+        return Err(RecordError::Unexpected("a control character".to_owned()));
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut comments = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            return Err(RecordError::Comment(format!(
+                "'{{{}' is never closed with '}}'",
+                crate::excerpt(after)
+            )));
+        };
+        out.push_str(&comment_marker(comments.len()));
+        comments.push(clean_comment(&after[..close]));
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Ok((out, comments))
+}
+
 /// Splits move text into tokens, joining the pieces of moves written with
 /// spaces (`e1,e3 - e5`).
 fn tokens(text: &str) -> Vec<String> {
@@ -605,6 +747,8 @@ fn tokens(text: &str) -> Vec<String> {
         let join = out.last().is_some_and(|prev: &String| {
             !is_number(prev)
                 && !is_number(word)
+                && comment_index(prev).is_none()
+                && comment_index(word).is_none()
                 && GameResult::from_token(prev).is_none()
                 && (prev.ends_with(joiners) || word.starts_with(joiners))
         });
@@ -697,13 +841,34 @@ impl GameRecord {
             end: start.clone(),
             start,
             moves: Vec::new(),
+            notes: Vec::new(),
             result: outcome.map_or(GameResult::Unfinished, |o| GameResult::win(o.winner)),
             outcome,
         };
+        let (movetext, comments) = take_comments(&movetext)?;
         let mut text_result = None;
         // The move number written before the next move, if any.
         let mut number: Option<String> = None;
         for token in tokens(&movetext) {
+            // A comment: it belongs to the move before it.
+            if let Some(index) = comment_index(&token) {
+                let comment = comments.get(index).cloned().flatten();
+                match record.notes.last_mut() {
+                    Some(note) => {
+                        note.comment = match (note.comment.take(), comment) {
+                            (Some(a), Some(b)) => Some(format!("{a} {b}")),
+                            (a, b) => a.or(b),
+                        }
+                    }
+                    None if comment.is_none() => {}
+                    None => {
+                        return Err(RecordError::Comment(
+                            "a comment must follow the move it is about".to_owned(),
+                        ));
+                    }
+                }
+                continue;
+            }
             if text_result.is_some() {
                 return Err(RecordError::AfterResult(crate::excerpt(&token)));
             }
@@ -745,7 +910,11 @@ impl GameRecord {
                     });
                 }
             }
+            let (move_text, mark) = MoveMark::split(move_text);
             record.push_text_in(move_text, dialect)?;
+            if let Some(note) = record.notes.last_mut() {
+                note.mark = mark;
+            }
         }
         let result = match (tag_result, text_result) {
             (Some(tag), Some(moves)) if tag != moves => {
@@ -816,11 +985,23 @@ impl GameRecord {
             } else if i == 0 {
                 words.push(format!("{}...", ply / 2 + 1));
             }
+            let note = &self.notes[i];
+            // After a comment, Black's move is numbered again (`1... c7-c6`).
+            let commented = i > 0 && self.notes[i - 1].comment.is_some();
+            if ply % 2 == 1 && i > 0 && commented {
+                words.push(format!("{}...", ply / 2 + 1));
+            }
+            let mark = note.mark.map_or("", MoveMark::symbol);
             words.push(match dialect {
-                Dialect::Standard => mv.with_capture_mark().to_string(),
-                _ if mv.is_capture() => format!("{}:{}", dialect.format(*mv), mv.captures()),
-                _ => dialect.format(*mv),
+                Dialect::Standard => format!("{}{mark}", mv.with_capture_mark()),
+                _ if mv.is_capture() => {
+                    format!("{}:{}{mark}", dialect.format(*mv), mv.captures())
+                }
+                _ => format!("{}{mark}", dialect.format(*mv)),
             });
+            if let Some(comment) = &note.comment {
+                words.push(format!("{{{comment}}}"));
+            }
         }
         words.push(self.result.token().to_owned());
         let mut width = 0;
@@ -878,6 +1059,66 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "the Notation tag: unknown notation dialect 'klingon': expected standard or rear-piece"
+        );
+    }
+
+    #[test]
+    fn marks_and_comments_are_read_and_written_back() {
+        let text = "[Board \"6x5\"]\n[Position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\"]\n\n\
+            1. e1,e3-e5!? {the only   try\n across lines} c2-d1?? 2. e4-d5 {} a5,c5-d5:2! *\n";
+        let record: GameRecord = text.parse().unwrap();
+        assert_eq!(record.moves().len(), 4);
+        let first = record.annotation(0).unwrap();
+        assert_eq!(first.mark, Some(MoveMark::Interesting));
+        assert_eq!(first.comment.as_deref(), Some("the only try across lines"));
+        assert_eq!(record.annotation(1).unwrap().mark, Some(MoveMark::Blunder));
+        assert_eq!(record.annotation(2).unwrap(), &Annotation::default());
+        assert_eq!(record.annotation(3).unwrap().mark, Some(MoveMark::Good));
+        let written = record.to_string();
+        assert!(
+            written.ends_with(
+                "1. e1,e3-e5!? {the only try across lines} 1... c2-d1?? 2. e4-d5 a5,c5-d5:2! *\n"
+            ),
+            "{written}"
+        );
+        let again: GameRecord = written.parse().unwrap();
+        assert_eq!(again, record);
+        assert_eq!(again.to_string(), written);
+        // Taken back, the notes go with the moves.
+        let mut shorter = record.clone();
+        shorter.take_back(3);
+        assert_eq!(shorter.annotation(1), None);
+        assert_eq!(shorter.annotation(0), record.annotation(0));
+    }
+
+    #[test]
+    fn annotating_keeps_comments_on_one_line_and_refuses_strays() {
+        let mut record: GameRecord = "1. f1,g2-h3 e12,f11-h9 *".parse().unwrap();
+        assert!(record.annotate(
+            1,
+            Annotation {
+                mark: Some(MoveMark::Mistake),
+                comment: Some("best {was}\nf11-f10".to_owned()),
+            }
+        ));
+        assert!(!record.annotate(2, Annotation::default()));
+        let written = record.to_string();
+        assert!(
+            written.contains("e12,f11-h9? {best (was) f11-f10} *"),
+            "{written}"
+        );
+        assert_eq!(written.parse::<GameRecord>().unwrap(), record);
+        for bad in [
+            "{before} 1. f1,g2-h3 *",
+            "1. f1,g2-h3 {never closed *",
+            "1. f1,g2-h3 \u{1}0 *",
+        ] {
+            assert!(bad.parse::<GameRecord>().is_err(), "{bad:?}");
+        }
+        let err = "1. f1,g2-h3 {open".parse::<GameRecord>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "comment: '{open\n' is never closed with '}'"
         );
     }
 
