@@ -26,7 +26,25 @@ pub enum Solution {
     /// No forced win within the number of plies asked for.
     NoWin,
     /// Stopped from outside before an answer.
-    Stopped,
+    Stopped {
+        /// The most plies proven to hold no forced win (`None` when not
+        /// even one ply was searched through).
+        no_win_within: Option<u32>,
+        /// The attacker's most forcing try and the defence that holds it
+        /// off within those plies, when there is one.
+        defence: Option<(Move, Move)>,
+    },
+}
+
+/// How far a solve has got, reported after each number of plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The plies just searched through.
+    pub plies: u32,
+    /// Whether a forced win within them was found.
+    pub won: bool,
+    /// Positions visited so far.
+    pub nodes: u64,
 }
 
 /// The cache size at which the solver starts afresh, to bound its memory.
@@ -41,26 +59,72 @@ struct Solver<'a> {
 
 /// Looks for a forced win for the side to move in `pos` within `max_plies`.
 pub fn solve(pos: &Position, max_plies: u32, stop: &AtomicBool) -> Solution {
+    solve_with_progress(pos, max_plies, stop, |_| {})
+}
+
+/// [`solve`], calling `progress` after each number of plies searched
+/// through (the shortest first).
+pub fn solve_with_progress(
+    pos: &Position,
+    max_plies: u32,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(&Progress),
+) -> Solution {
     let mut solver = Solver {
         cache: HashMap::new(),
         stop,
         nodes: 0,
     };
     let mut pos = pos.clone();
+    let mut no_win_within = None;
     for plies in 0..=max_plies {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         match solver.attacker_wins(&mut pos, plies) {
-            None => return Solution::Stopped,
+            None => break,
             Some(true) => {
-                let line = solver.line(&mut pos, plies);
-                return match line {
-                    Some(line) => Solution::Win { plies, line },
-                    None => Solution::Stopped,
-                };
+                progress(&Progress {
+                    plies,
+                    won: true,
+                    nodes: solver.nodes,
+                });
+                if let Some(line) = solver.line(&mut pos, plies) {
+                    return Solution::Win { plies, line };
+                }
+                break;
             }
-            Some(false) => {}
+            Some(false) => {
+                no_win_within = Some(plies);
+                progress(&Progress {
+                    plies,
+                    won: false,
+                    nodes: solver.nodes,
+                });
+            }
         }
     }
-    Solution::NoWin
+    if !stop.load(Ordering::Relaxed) || no_win_within == Some(max_plies) {
+        return Solution::NoWin;
+    }
+    // Stopped: what holds off the most forcing try within the plies
+    // searched through (those results are cached, so this is quick).
+    let defence = match no_win_within {
+        Some(plies) if plies >= 2 => {
+            let never = AtomicBool::new(false);
+            let mut settled = Solver {
+                cache: std::mem::take(&mut solver.cache),
+                stop: &never,
+                nodes: 0,
+            };
+            settled.defence(&mut pos, plies)
+        }
+        _ => None,
+    };
+    Solution::Stopped {
+        no_win_within,
+        defence,
+    }
 }
 
 impl Solver<'_> {
@@ -151,6 +215,31 @@ impl Solver<'_> {
             self.cache.clear();
         }
         self.cache.insert(key, value);
+    }
+
+    /// The attacker's first try (in the solver's order) and a defence after
+    /// which it does not win within `plies`, in a position with no win
+    /// within `plies`.
+    fn defence(&mut self, pos: &mut Position, plies: u32) -> Option<(Move, Move)> {
+        let mut moves = pos.legal_moves();
+        let goal = pos.goal_rank(pos.turn());
+        moves
+            .as_mut_slice()
+            .sort_by_key(|m| std::cmp::Reverse((m.captures(), m.destination().rank() == goal)));
+        let attack = *moves.first()?;
+        pos.play_unchecked(attack);
+        let mut held = None;
+        for &reply in &pos.legal_moves() {
+            pos.play_unchecked(reply);
+            let wins = self.attacker_wins(pos, plies - 2);
+            pos.undo_unchecked(reply);
+            if wins == Some(false) {
+                held = Some(reply);
+                break;
+            }
+        }
+        pos.undo_unchecked(attack);
+        held.map(|reply| (attack, reply))
     }
 
     /// The winning line of a position proven won within `plies`.
@@ -264,6 +353,40 @@ mod tests {
         };
         assert_eq!(plies, 2);
         assert_eq!(line[0].to_string(), "a5,c5-d5");
+    }
+
+    #[test]
+    fn a_stopped_solve_says_how_far_it_got() {
+        let pos = Position::new(
+            epaminondas_rules::BoardSize::new(6, 6).unwrap(),
+            Default::default(),
+        );
+        let stop = AtomicBool::new(false);
+        let mut reports = Vec::new();
+        let solution = solve_with_progress(&pos, 30, &stop, |p| {
+            reports.push(*p);
+            if p.plies == 3 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert_eq!(
+            reports.iter().map(|p| p.plies).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        assert!(reports.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+        let Solution::Stopped {
+            no_win_within,
+            defence,
+        } = solution
+        else {
+            panic!("{solution:?}");
+        };
+        assert_eq!(no_win_within, Some(3));
+        let (attack, reply) = defence.expect("a defence");
+        let mut after = pos.clone();
+        after.play(attack).unwrap();
+        after.play(reply).unwrap();
+        assert_eq!(solve(&after, 1, &AtomicBool::new(false)), Solution::NoWin);
     }
 
     #[test]

@@ -4,7 +4,6 @@
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
@@ -236,7 +235,7 @@ pub fn run(args: &MatchArgs) -> Outcome {
         ),
         None => None,
     };
-    let interrupt = interrupt_on_ctrl_c();
+    let interrupt = crate::output::interrupt_on_ctrl_c("finishing with the games played so far");
     // On a terminal a progress bar; otherwise (a log, a pipe) a line per
     // game and the running score, as cutechess-cli writes them.
     let on_terminal = std::io::stdout().is_terminal();
@@ -283,27 +282,6 @@ pub fn run(args: &MatchArgs) -> Outcome {
         )));
     }
     Ok(())
-}
-
-/// Sets the returned flag on the first Ctrl-C (the match stops and says
-/// where it stood); a second Ctrl-C ends the program at once.
-fn interrupt_on_ctrl_c() -> &'static AtomicBool {
-    static INTERRUPT: AtomicBool = AtomicBool::new(false);
-    static PRESSES: AtomicUsize = AtomicUsize::new(0);
-    let installed = ctrlc::set_handler(|| {
-        if PRESSES.fetch_add(1, Ordering::SeqCst) == 0 {
-            eprintln!(
-                "\ninterrupted: finishing with the games played so far (Ctrl-C again to quit at once)"
-            );
-            INTERRUPT.store(true, Ordering::SeqCst);
-        } else {
-            std::process::exit(130);
-        }
-    });
-    if let Err(e) = installed {
-        eprintln!("warning: Ctrl-C will end the match without a summary: {e}");
-    }
-    &INTERRUPT
 }
 
 /// The line for a finished game: `Finished game 3 (A vs B): 1-0 {crossing}`.

@@ -80,6 +80,27 @@ fn closed(error: &std::io::Error) -> ! {
     std::process::exit(1);
 }
 
+/// Sets the returned flag on the first Ctrl-C, saying `doing` (the
+/// subcommand then stops and reports where it stood); a second Ctrl-C ends
+/// the program at once. Installed once; later calls get the same flag.
+pub fn interrupt_on_ctrl_c(doing: &'static str) -> &'static std::sync::atomic::AtomicBool {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    static INTERRUPT: AtomicBool = AtomicBool::new(false);
+    static PRESSES: AtomicUsize = AtomicUsize::new(0);
+    let installed = ctrlc::set_handler(move || {
+        if PRESSES.fetch_add(1, Ordering::SeqCst) == 0 {
+            eprintln!("\ninterrupted: {doing} (Ctrl-C again to quit at once)");
+            INTERRUPT.store(true, Ordering::SeqCst);
+        } else {
+            std::process::exit(130);
+        }
+    });
+    if let Err(e) = installed {
+        eprintln!("warning: Ctrl-C will end the program without a report: {e}");
+    }
+    &INTERRUPT
+}
+
 /// `println!` for the subcommands' reports (see [`write`]).
 macro_rules! outln {
     () => {

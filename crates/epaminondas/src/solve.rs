@@ -1,11 +1,11 @@
 //! `epaminondas solve`.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use crate::output::{Failure, Outcome, outln};
 use clap::Args;
-use epaminondas_engine::solver::{Solution, solve};
+use epaminondas_engine::solver::{Solution, solve_with_progress};
 use epaminondas_rules::{BoardSize, Position, Symmetry};
 
 /// Arguments of `epaminondas solve`.
@@ -26,6 +26,16 @@ pub struct SolveArgs {
     /// Look for a win within this many plies (1 to 20).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
     plies: u32,
+    /// Stop after this many seconds and say how far the solver got.
+    #[arg(long, value_parser = positive_seconds)]
+    time: Option<f64>,
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 1e7 => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds above 0")),
+    }
 }
 
 /// Runs `epaminondas solve`.
@@ -34,24 +44,59 @@ pub fn run(args: &SolveArgs) -> Outcome {
         Some(pos) => pos.with_symmetry(args.symmetry),
         None => Position::new(args.board, args.symmetry),
     };
+    let stop = crate::output::interrupt_on_ctrl_c("reporting how far the solver got");
+    if let Some(seconds) = args.time {
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(seconds));
+            stop.store(true, Ordering::Relaxed);
+        });
+    }
     let started = Instant::now();
-    let solution = solve(&pos, args.plies, &AtomicBool::new(false));
+    let solution = solve_with_progress(&pos, args.plies, stop, |progress| {
+        let seconds = started.elapsed().as_secs_f64();
+        let what = if progress.won {
+            "a forced win"
+        } else {
+            "no forced win"
+        };
+        eprintln!(
+            "{:>3} plies: {what} ({} positions, {seconds:.2} s)",
+            progress.plies, progress.nodes
+        );
+    });
     let seconds = started.elapsed().as_secs_f64();
+    let turn = pos.turn();
     match solution {
-        Solution::Win { plies: 0, .. } => outln!("{} has already won", pos.turn()),
+        Solution::Win { plies: 0, .. } => outln!("{turn} has already won"),
         Solution::Win { plies, line } => {
             let line: Vec<String> = line
                 .iter()
                 .map(|m| m.with_capture_mark().to_string())
                 .collect();
-            outln!("{} wins in {plies} plies: {}", pos.turn(), line.join(" "));
+            outln!("{turn} wins in {plies} plies: {}", line.join(" "));
         }
-        Solution::NoWin => outln!(
-            "no forced win for {} within {} plies",
-            pos.turn(),
-            args.plies
-        ),
-        Solution::Stopped => return Err(Failure::Run("the solver was stopped".to_owned())),
+        Solution::NoWin => outln!("no forced win for {turn} within {} plies", args.plies),
+        Solution::Stopped {
+            no_win_within,
+            defence,
+        } => {
+            let proven = match no_win_within {
+                Some(plies) => format!("no forced win for {turn} within {plies} plies"),
+                None => "nothing proven".to_owned(),
+            };
+            outln!("stopped after {seconds:.1} s: {proven}");
+            if let (Some((attack, reply)), Some(plies)) = (defence, no_win_within) {
+                outln!(
+                    "best defence found so far: against {}, {} holds (no forced win within {plies} plies)",
+                    attack.with_capture_mark(),
+                    reply.with_capture_mark()
+                );
+            }
+            return Err(Failure::Run(format!(
+                "stopped before {} plies were searched through",
+                args.plies
+            )));
+        }
     }
     eprintln!("({seconds:.3} s)");
     Ok(())

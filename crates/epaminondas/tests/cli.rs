@@ -649,3 +649,27 @@ fn help_shows_examples_and_completions_are_generated() {
     let out = run(&["completions", "tcsh"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The solver reports each depth it finishes and, under --time, says how
+/// far it got and the defence it found.
+#[test]
+fn solve_reports_its_progress_and_stops_in_time() {
+    let out = run(&["solve", "--position", "4b/w4/5/5/5 w", "4"]);
+    assert!(out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("  1 plies: no forced win ("), "{err}");
+    assert!(err.contains("  2 plies: a forced win ("), "{err}");
+    let started = std::time::Instant::now();
+    let out = run(&["solve", "--board", "6x6", "20", "--time", "1"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.starts_with("stopped after "), "{text}");
+    assert!(text.contains("no forced win for white within "), "{text}");
+    assert!(
+        text.contains("best defence found so far: against "),
+        "{text}"
+    );
+    let out = run(&["solve", "--board", "6x6", "5", "--time", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
