@@ -7,6 +7,7 @@ use clap::Args;
 use epaminondas_engine::Level;
 use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Setup, Symmetry};
 use epaminondas_tui::Options;
+use epaminondas_tui::view::Theme;
 
 /// Arguments of `epaminondas play`.
 #[derive(Args, Debug)]
@@ -40,6 +41,11 @@ pub struct PlayArgs {
     /// or the loaded record).
     #[arg(long)]
     save: Option<PathBuf>,
+    /// The colours: `dark` (for a dark terminal background), `light` or
+    /// `plain` (no colour). Setting the NO_COLOR environment variable
+    /// chooses plain.
+    #[arg(long, value_parser = ["dark", "light", "plain"])]
+    theme: Option<String>,
 }
 
 fn level(s: &str) -> Result<Level, String> {
@@ -83,11 +89,14 @@ fn options(args: &PlayArgs) -> Result<Options, String> {
         .clone()
         .or(save_back)
         .unwrap_or_else(|| PathBuf::from("epaminondas-game.txt"));
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let theme = Theme::choose(args.theme.as_deref(), no_color)?;
     Ok(Options {
         ai: args.ai,
         human: args.side,
         record,
         save_path,
+        theme,
     })
 }
 

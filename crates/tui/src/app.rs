@@ -13,6 +13,7 @@ use epaminondas_rules::{Color, GameRecord, GameResult, Move, Position, Square, W
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::thinker::{Purpose, Thinker};
+use crate::view::Theme;
 
 /// How a game is set up.
 #[derive(Clone, Debug)]
@@ -25,6 +26,22 @@ pub struct Options {
     pub record: GameRecord,
     /// Where `save` writes when it is not given a file.
     pub save_path: PathBuf,
+    /// The colours.
+    pub theme: Theme,
+}
+
+/// A question waiting for y or n.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confirm {
+    /// Quit with the game unsaved.
+    Quit,
+    /// Resign the game.
+    Resign,
+    /// Leave this game for a new one (with sides swapped for a rematch).
+    NewGame {
+        /// Whether the person takes the other side.
+        swap: bool,
+    },
 }
 
 /// A one-line message under the board.
@@ -118,35 +135,53 @@ pub struct App {
     resigned: Option<Color>,
     /// Moves were made (or taken back) since the game was last saved or loaded.
     dirty: bool,
-    confirm_quit: bool,
-    help: bool,
+    confirm: Option<Confirm>,
+    /// The help's page (0 keys and commands, 1 the rules), when shown.
+    help: Option<usize>,
     quit: bool,
     save_path: PathBuf,
+    /// The number of moves shown while looking back through the game.
+    viewing: Option<usize>,
+    theme: Theme,
 }
 
 /// The commands typed on the input line, with what they do (for `help`).
-pub const COMMANDS: [(&str, &str); 8] = [
+pub const COMMANDS: [(&str, &str); 11] = [
     ("undo", "take back your last move (and the engine's reply)"),
-    ("hint", "ask the engine for a move"),
+    ("hint", "ask the engine for a move and its evaluation"),
     ("flip", "turn the board round"),
+    (
+        "level N",
+        "the engine plays at level N (1 to 10) from now on",
+    ),
     ("save [FILE]", "save the game as a record"),
-    ("resign", "give up the game"),
+    ("resign", "give up the game (asks first)"),
+    ("new", "start a new game with the same settings"),
+    ("rematch", "a new game with the sides swapped"),
     ("quit", "leave (asks first if the game is not saved)"),
-    ("help", "show or hide this help"),
+    ("help", "show or hide this help (Tab for the rules)"),
     ("MOVE", "play a move: e1,e3-e5, c2-d1, a5-d5, a5xd5:2 ..."),
 ];
 
 /// The keys, for `help` and the footer.
-pub const KEYS: [(&str, &str); 6] = [
+pub const KEYS: [(&str, &str); 8] = [
     ("arrows", "move the cursor"),
     (
         "Enter/Space",
         "pick the piece under the cursor, then play the shown move",
     ),
     ("Tab/Shift-Tab", "cycle through the picked piece's moves"),
+    (
+        "PgUp/PgDn",
+        "step back and forward through the game (the game waits)",
+    ),
+    ("Home/End", "the game's start / back to the present"),
     ("Esc", "drop the selection or clear the input"),
-    ("?", "help (on an empty input line)"),
-    ("Ctrl-C", "quit"),
+    (
+        "?",
+        "help (on an empty input line); Tab there shows the rules",
+    ),
+    ("Ctrl-C", "quit (twice when the game is not saved)"),
 ];
 
 impl App {
@@ -170,10 +205,12 @@ impl App {
             hint: None,
             resigned: None,
             dirty: false,
-            confirm_quit: false,
-            help: false,
+            confirm: None,
+            help: None,
             quit: false,
             save_path: options.save_path,
+            viewing: None,
+            theme: options.theme,
         };
         app.name_players();
         app
@@ -256,12 +293,64 @@ impl App {
 
     /// Whether the help is shown.
     pub fn showing_help(&self) -> bool {
+        self.help.is_some()
+    }
+
+    /// The help page shown: 0 the keys and commands, 1 the rules.
+    pub fn help_page(&self) -> Option<usize> {
         self.help
     }
 
     /// Whether quitting waits for a yes or no.
     pub fn confirming_quit(&self) -> bool {
-        self.confirm_quit
+        self.confirm == Some(Confirm::Quit)
+    }
+
+    /// The question waiting for y or n, if any.
+    pub fn confirming(&self) -> Option<Confirm> {
+        self.confirm
+    }
+
+    /// The colours.
+    pub fn theme(&self) -> Theme {
+        self.theme
+    }
+
+    /// The number of moves shown while looking back through the game
+    /// (`None`: the present).
+    pub fn viewing(&self) -> Option<usize> {
+        self.viewing
+    }
+
+    /// The position on the board: the present, or an earlier one while
+    /// looking back.
+    pub fn shown_position(&self) -> Position {
+        match self.viewing {
+            Some(plies) => self.record.position_after(plies),
+            None => self.position().clone(),
+        }
+    }
+
+    /// The last move of the shown position, if any.
+    pub fn shown_last_move(&self) -> Option<Move> {
+        let plies = self.viewing.unwrap_or(self.record.moves().len());
+        plies.checked_sub(1).map(|i| self.record.moves()[i])
+    }
+
+    /// A warning for the player to move when the opponent has crossed:
+    /// only a capture of the intruder or a crossing saves the game.
+    pub fn warning(&self) -> Option<String> {
+        let pos = self.position();
+        if self.ending().is_some() || self.engine_to_move() || !pos.in_check() {
+            return None;
+        }
+        let (us, them) = (pos.turn(), !pos.turn());
+        Some(format!(
+            "{} has crossed ({} against {}): capture on your home rank or cross too, or you lose",
+            side_label(them),
+            pos.goal_count(them),
+            pos.goal_count(us)
+        ))
     }
 
     /// Whether the program should end.
@@ -335,7 +424,11 @@ impl App {
             }
             (Purpose::Hint, Some(mv)) => {
                 self.hint = Some(mv);
-                self.message = Message::Info(format!("Hint: {mv}"));
+                self.message = Message::Info(format!(
+                    "Hint: {} ({})",
+                    mv.with_capture_mark(),
+                    evaluation_for_you(thought.score)
+                ));
             }
             (_, None) => {}
         }
@@ -347,17 +440,28 @@ impl App {
             return;
         }
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if self.confirm_quit {
-            self.confirm_quit = false;
-            match key.code {
-                KeyCode::Char('y' | 'Y') => self.quit = true,
-                _ => self.message = Message::Info("Not quitting".into()),
+        if let Some(question) = self.confirm.take() {
+            let yes = matches!(key.code, KeyCode::Char('y' | 'Y'))
+                || (question == Confirm::Quit && ctrl && key.code == KeyCode::Char('c'));
+            match (question, yes) {
+                (Confirm::Quit, true) => self.quit = true,
+                (Confirm::Resign, true) => self.resign_now(),
+                (Confirm::NewGame { swap }, true) => self.new_game(swap),
+                (Confirm::Quit, false) => self.message = Message::Info("Not quitting".into()),
+                (Confirm::Resign, false) => self.message = Message::Info("Not resigning".into()),
+                (Confirm::NewGame { .. }, false) => {
+                    self.message = Message::Info("Going on with this game".into());
+                }
             }
+            return;
+        }
+        if self.help.is_some() && matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
+            self.help = self.help.map(|page| 1 - page);
             return;
         }
         match key.code {
             KeyCode::Char('c') if ctrl => self.request_quit(),
-            KeyCode::Char('?') if self.input.is_empty() => self.help = !self.help,
+            KeyCode::Char('?') if self.input.is_empty() => self.toggle_help(),
             KeyCode::Char(' ') if self.input.is_empty() => self.pick_or_play(),
             KeyCode::Char(c) if !ctrl => {
                 self.input.push(c);
@@ -375,8 +479,8 @@ impl App {
                 self.submit(text.trim());
             }
             KeyCode::Esc => {
-                if self.help {
-                    self.help = false;
+                if self.help.is_some() {
+                    self.help = None;
                 } else if !self.input.is_empty() {
                     self.input.clear();
                 } else {
@@ -391,8 +495,53 @@ impl App {
             KeyCode::Down => self.move_cursor(0, -1),
             KeyCode::Left => self.move_cursor(-1, 0),
             KeyCode::Right => self.move_cursor(1, 0),
-            KeyCode::F(1) => self.help = !self.help,
+            KeyCode::PageUp => self.look_back(1),
+            KeyCode::PageDown => self.look_forward(1),
+            KeyCode::Home => self.look_back(usize::MAX),
+            KeyCode::End => self.look_forward(usize::MAX),
+            KeyCode::F(1) => self.toggle_help(),
             _ => {}
+        }
+    }
+
+    fn toggle_help(&mut self) {
+        self.help = match self.help {
+            Some(_) => None,
+            None => Some(0),
+        };
+    }
+
+    /// Shows the position `steps` moves further back (stopping at the start).
+    fn look_back(&mut self, steps: usize) {
+        let played = self.record.moves().len();
+        let now = self.viewing.unwrap_or(played);
+        let shown = now.saturating_sub(steps);
+        if shown == played {
+            return;
+        }
+        self.selection = None;
+        self.viewing = Some(shown);
+        self.message = Message::Info(format!(
+            "Looking back: after {shown} of {played} moves (PgDn forward, End back to the game)"
+        ));
+    }
+
+    /// Shows the position `steps` moves further on, back to the present at
+    /// the end.
+    fn look_forward(&mut self, steps: usize) {
+        let Some(now) = self.viewing else {
+            return;
+        };
+        let played = self.record.moves().len();
+        let shown = now.saturating_add(steps);
+        if shown >= played {
+            self.viewing = None;
+            self.message = Message::Info("Back to the game".into());
+        } else {
+            self.viewing = Some(shown);
+            self.message = Message::Info(format!(
+                "Looking back: after {shown} of {played} moves (PgDn forward, End back to the game)"
+            ));
         }
     }
 
@@ -526,6 +675,11 @@ impl App {
 
     /// Why the person may not move now, if not.
     fn why_not_your_move(&self) -> Option<String> {
+        if let Some(shown) = self.viewing {
+            return Some(format!(
+                "You are looking at the game after {shown} moves: End goes back to it"
+            ));
+        }
         if let Some(ending) = self.ending() {
             return Some(format!(
                 "The game is over ({}); undo to take moves back, or quit",
@@ -560,8 +714,11 @@ impl App {
                 self.save(path);
             }
             "resign" => self.resign(),
+            "new" => self.ask_new_game(false),
+            "rematch" => self.ask_new_game(true),
+            "level" => self.set_level(argument),
             "quit" | "exit" | "q" => self.request_quit(),
-            "help" => self.help = !self.help,
+            "help" => self.toggle_help(),
             _ => self.play_text(text),
         }
     }
@@ -606,6 +763,7 @@ impl App {
 
     /// Takes back the person's last move (and the engine's answer to it).
     fn undo(&mut self) {
+        self.viewing = None;
         let played = self.record.moves().len();
         // Against the engine, back to the person's turn: two moves once the
         // engine has answered, one while it thinks or when the game ended
@@ -647,6 +805,11 @@ impl App {
             self.message = Message::Error("The game is already over".into());
             return;
         }
+        self.confirm = Some(Confirm::Resign);
+        self.message = Message::Error("Resign this game? (y/n)".into());
+    }
+
+    fn resign_now(&mut self) {
         let loser = match self.ai {
             Some(_) => self.human,
             None => self.position().turn(),
@@ -686,12 +849,106 @@ impl App {
 
     fn request_quit(&mut self) {
         if self.dirty {
-            self.confirm_quit = true;
-            self.message =
-                Message::Error("The game is not saved. Quit anyway? (y/n; 'save' saves it)".into());
+            self.confirm = Some(Confirm::Quit);
+            self.message = Message::Error(
+                "The game is not saved. Quit anyway? (y or Ctrl-C again; n goes on; 'save' saves it)"
+                    .into(),
+            );
         } else {
             self.quit = true;
         }
+    }
+
+    /// `new` or `rematch`: asks first when the game is not saved.
+    fn ask_new_game(&mut self, swap: bool) {
+        if self.dirty && !self.record.moves().is_empty() {
+            self.confirm = Some(Confirm::NewGame { swap });
+            self.message = Message::Error(
+                "This game is not saved. Leave it for a new one? (y/n; 'save' saves it)".into(),
+            );
+        } else {
+            self.new_game(swap);
+        }
+    }
+
+    /// A new game from the same start, the sides swapped for a rematch.
+    fn new_game(&mut self, swap: bool) {
+        self.thinker.cancel();
+        if swap {
+            self.human = !self.human;
+        }
+        let mut record = GameRecord::new(self.record.start().clone());
+        for tag in ["Event", "Site"] {
+            if let Some(value) = self.record.tag(tag) {
+                let _ = record.set_tag(tag, value);
+            }
+        }
+        self.record = record;
+        self.name_players();
+        self.resigned = None;
+        self.selection = None;
+        self.hint = None;
+        self.viewing = None;
+        self.dirty = false;
+        self.flipped = self.ai.is_some() && self.human == Color::Black;
+        self.cursor = first_piece(self.position(), self.human);
+        self.message = Message::Info(match self.ai {
+            Some(level) => format!(
+                "New game: you play {} against the engine at level {}",
+                side_label(self.human),
+                level.get()
+            ),
+            None => "New game".to_owned(),
+        });
+    }
+
+    /// `level N`: the engine plays at level N from its next move.
+    fn set_level(&mut self, argument: &str) {
+        let Some(_) = self.ai else {
+            self.message = Message::Error(
+                "Two people share the keyboard: there is no engine to set a level for".into(),
+            );
+            return;
+        };
+        match argument.parse::<u8>().ok().and_then(Level::new) {
+            Some(level) => {
+                self.ai = Some(level);
+                // A search under way at the old level starts again.
+                if self
+                    .thinker
+                    .busy()
+                    .is_some_and(|(p, _)| p == Purpose::Reply)
+                {
+                    self.thinker.cancel();
+                }
+                let _ = self.record.set_tag(
+                    match self.human {
+                        Color::White => "Black",
+                        Color::Black => "White",
+                    },
+                    &format!("Epaminondas engine, level {}", level.get()),
+                );
+                self.message =
+                    Message::Info(format!("The engine now plays at level {}", level.get()));
+            }
+            None => {
+                self.message = Message::Error(format!(
+                    "'level {argument}': give a level from 1 (weakest) to 10"
+                ));
+            }
+        }
+    }
+}
+
+/// The engine's score for the side to move, said to that player.
+fn evaluation_for_you(score: i32) -> String {
+    use epaminondas_engine::score::{PROVEN, WIN};
+    if score >= PROVEN {
+        format!("you win in {} plies", WIN - score)
+    } else if score <= -PROVEN {
+        format!("you lose in {} plies", WIN + score)
+    } else {
+        format!("{:+.2} for you", f64::from(score) / 100.0)
     }
 }
 

@@ -29,7 +29,7 @@ struct Job {
     /// result for a position since taken back is recognised.
     ply: usize,
     stop: Arc<AtomicBool>,
-    result: Receiver<Option<Move>>,
+    result: Receiver<(Option<Move>, i32)>,
     started: Instant,
 }
 
@@ -48,6 +48,9 @@ pub struct Thought {
     pub ply: usize,
     /// The move found (`None` only without a legal move).
     pub best: Option<Move>,
+    /// The search's score for the side to move (see
+    /// [`epaminondas_engine::score`]).
+    pub score: i32,
 }
 
 impl Thinker {
@@ -75,7 +78,7 @@ impl Thinker {
             let found = engine.search(&pos, &limits, &flag, |_| {});
             drop(engine);
             // The receiver is gone when the search was cancelled.
-            let _ = send.send(level.choose(&pos, found.best));
+            let _ = send.send((level.choose(&pos, found.best), found.score));
         });
         self.job = Some(Job {
             purpose,
@@ -96,16 +99,17 @@ impl Thinker {
     /// The finished search's result, if the search under way has finished.
     pub fn poll(&mut self) -> Option<Thought> {
         let job = self.job.as_ref()?;
-        let best = match job.result.try_recv() {
-            Ok(best) => best,
+        let (best, score) = match job.result.try_recv() {
+            Ok(found) => found,
             Err(TryRecvError::Empty) => return None,
             // The thread ended without a word: treat it as no move found.
-            Err(TryRecvError::Disconnected) => None,
+            Err(TryRecvError::Disconnected) => (None, 0),
         };
         let thought = Thought {
             purpose: job.purpose,
             ply: job.ply,
             best,
+            score,
         };
         self.job = None;
         Some(thought)

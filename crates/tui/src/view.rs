@@ -12,8 +12,125 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::app::{App, COMMANDS, KEYS, Message, MoveSquares, ending_text};
+use crate::app::{App, COMMANDS, Confirm, KEYS, Message, MoveSquares, ending_text};
 use crate::thinker::Purpose;
+
+/// The colours of the screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// Bright pieces and marks, for a dark terminal background (default).
+    #[default]
+    Dark,
+    /// Deep colours, for a light background.
+    Light,
+    /// No colour at all, only bold, underlined and reversed text (chosen
+    /// when the `NO_COLOR` environment variable is set, as no-color.org asks).
+    Plain,
+}
+
+impl Theme {
+    /// The theme named `name` (`dark` or `light`), or [`Theme::Plain`] when
+    /// `no_color` (the `NO_COLOR` variable is set and not empty).
+    pub fn choose(name: Option<&str>, no_color: bool) -> Result<Theme, String> {
+        if no_color {
+            return Ok(Theme::Plain);
+        }
+        match name.map(str::to_ascii_lowercase).as_deref() {
+            None | Some("dark") => Ok(Theme::Dark),
+            Some("light") => Ok(Theme::Light),
+            Some("plain" | "none") => Ok(Theme::Plain),
+            Some(other) => Err(format!(
+                "'{other}' is not a theme: expected dark, light or plain"
+            )),
+        }
+    }
+}
+
+/// The styles of a theme.
+struct Palette {
+    white: Style,
+    black: Style,
+    empty: Style,
+    cursor: Style,
+    chosen: Style,
+    group: Style,
+    target: Style,
+    hint: Style,
+    last_to: Style,
+    last_from: Style,
+    captured: Style,
+    label: Style,
+    engine: Style,
+    error: Style,
+    warning: Style,
+    keys: Style,
+}
+
+impl Palette {
+    fn of(theme: Theme) -> Palette {
+        let plain = Style::new();
+        let bold = Modifier::BOLD;
+        match theme {
+            Theme::Dark => Palette {
+                white: plain.fg(Color::LightYellow).add_modifier(bold),
+                black: plain.fg(Color::LightRed).add_modifier(bold),
+                empty: plain.fg(Color::DarkGray),
+                cursor: plain.bg(Color::Blue).fg(Color::White),
+                chosen: plain.bg(Color::Green).fg(Color::Black),
+                group: plain.bg(Color::Cyan).fg(Color::Black),
+                target: plain.fg(Color::Green).add_modifier(bold),
+                hint: plain.bg(Color::Magenta).fg(Color::White),
+                last_to: plain.bg(Color::Yellow).fg(Color::Black),
+                last_from: plain.bg(Color::DarkGray),
+                captured: plain.fg(Color::Red).add_modifier(bold),
+                label: plain.fg(Color::Gray),
+                engine: plain.fg(Color::Cyan),
+                error: plain.fg(Color::LightRed).add_modifier(bold),
+                warning: plain
+                    .fg(Color::Black)
+                    .bg(Color::LightRed)
+                    .add_modifier(bold),
+                keys: plain.fg(Color::DarkGray),
+            },
+            Theme::Light => Palette {
+                white: plain.fg(Color::Blue).add_modifier(bold),
+                black: plain.fg(Color::Red).add_modifier(bold),
+                empty: plain.fg(Color::Gray),
+                cursor: plain.bg(Color::Blue).fg(Color::White),
+                chosen: plain.bg(Color::Green).fg(Color::White),
+                group: plain.bg(Color::LightCyan).fg(Color::Black),
+                target: plain.fg(Color::Green).add_modifier(bold),
+                hint: plain.bg(Color::Magenta).fg(Color::White),
+                last_to: plain.bg(Color::LightYellow).fg(Color::Black),
+                last_from: plain.bg(Color::Gray),
+                captured: plain.fg(Color::Red).add_modifier(bold),
+                label: plain.fg(Color::DarkGray),
+                engine: plain.fg(Color::Blue),
+                error: plain.fg(Color::Red).add_modifier(bold),
+                warning: plain.fg(Color::White).bg(Color::Red).add_modifier(bold),
+                keys: plain.fg(Color::DarkGray),
+            },
+            Theme::Plain => Palette {
+                white: plain.add_modifier(bold),
+                black: plain.add_modifier(bold),
+                empty: plain,
+                cursor: plain.add_modifier(Modifier::REVERSED),
+                chosen: plain.add_modifier(Modifier::REVERSED | bold),
+                group: plain.add_modifier(Modifier::UNDERLINED | bold),
+                target: plain.add_modifier(bold),
+                hint: plain.add_modifier(Modifier::UNDERLINED),
+                last_to: plain.add_modifier(Modifier::UNDERLINED),
+                last_from: plain,
+                captured: plain.add_modifier(bold),
+                label: plain,
+                engine: plain,
+                error: plain.add_modifier(bold),
+                warning: plain.add_modifier(Modifier::REVERSED | bold),
+                keys: plain,
+            },
+        }
+    }
+}
 
 /// Lines under the board: status, engine, input, message, keys.
 const FOOTER: u16 = 5;
@@ -39,7 +156,8 @@ pub fn minimum_size(pos: &Position) -> (u16, u16) {
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    let pos = app.position();
+    let shown = app.shown_position();
+    let pos = &shown;
     let (min_width, min_height) = minimum_size(pos);
     if area.width < min_width || area.height < min_height {
         let size = pos.size();
@@ -64,13 +182,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Layout::vertical([Constraint::Length(board_height), Constraint::Min(FOOTER)]).areas(area);
     let [board_area, moves_area] =
         Layout::horizontal([Constraint::Length(board_width), Constraint::Min(0)]).areas(top);
-    draw_board(frame, app, board_area, cell);
+    draw_board(frame, app, pos, board_area, cell);
     if moves_area.width >= 12 {
         draw_moves(frame, app, moves_area);
     }
     draw_footer(frame, app, footer);
-    if app.showing_help() {
-        draw_help(frame, area);
+    if let Some(page) = app.help_page() {
+        draw_help(frame, area, page, app.theme());
     }
 }
 
@@ -115,7 +233,7 @@ impl Marks {
             marks.hint = MoveSquares::group(hint);
             marks.hint.push(hint.destination());
         }
-        if let Some(&last) = app.record().moves().last() {
+        if let Some(last) = app.shown_last_move() {
             marks.last = MoveSquares::of(last);
         }
         marks
@@ -146,31 +264,34 @@ impl Marks {
 }
 
 /// The text and style of one square.
-fn square_span(pos: &Position, square: Square, mark: Mark, cell: u16) -> Span<'static> {
+fn square_span(
+    pos: &Position,
+    square: Square,
+    mark: Mark,
+    cell: u16,
+    colours: &Palette,
+) -> Span<'static> {
     let piece = pos.piece_at(square);
     let symbol = piece.map_or('.', piece_letter);
-    let mut style = match piece {
-        Some(Side::White) => Style::new().fg(Color::LightYellow),
-        Some(Side::Black) => Style::new().fg(Color::LightRed),
-        None => Style::new().fg(Color::DarkGray),
+    let style = match piece {
+        Some(Side::White) => colours.white,
+        Some(Side::Black) => colours.black,
+        None => colours.empty,
     };
-    if piece.is_some() {
-        style = style.add_modifier(Modifier::BOLD);
-    }
     let symbol = match (mark, piece) {
         (Mark::Target | Mark::Chosen, None) => '+',
         (Mark::Captured, None) => '*',
         _ => symbol,
     };
-    style = match mark {
-        Mark::Cursor => style.bg(Color::Blue).fg(Color::White),
-        Mark::Chosen => style.bg(Color::Green).fg(Color::Black),
-        Mark::ChosenGroup => style.bg(Color::Cyan).fg(Color::Black),
-        Mark::Target => style.fg(Color::Green).add_modifier(Modifier::BOLD),
-        Mark::Hint => style.bg(Color::Magenta).fg(Color::White),
-        Mark::LastTo => style.bg(Color::Yellow).fg(Color::Black),
-        Mark::LastFrom => style.bg(Color::DarkGray),
-        Mark::Captured => style.fg(Color::Red).add_modifier(Modifier::BOLD),
+    let style = match mark {
+        Mark::Cursor => style.patch(colours.cursor),
+        Mark::Chosen => style.patch(colours.chosen),
+        Mark::ChosenGroup => style.patch(colours.group),
+        Mark::Target => style.patch(colours.target),
+        Mark::Hint => style.patch(colours.hint),
+        Mark::LastTo => style.patch(colours.last_to),
+        Mark::LastFrom => style.patch(colours.last_from),
+        Mark::Captured => style.patch(colours.captured),
         Mark::Plain => style,
     };
     Span::styled(centred(symbol, cell), style)
@@ -192,38 +313,44 @@ fn files_on_screen(pos: &Position, flipped: bool) -> Vec<u8> {
     files
 }
 
-fn file_labels(pos: &Position, flipped: bool, cell: u16) -> Line<'static> {
+fn file_labels(pos: &Position, flipped: bool, cell: u16, style: Style) -> Line<'static> {
     let mut text = " ".repeat(usize::from(LABEL));
     for file in files_on_screen(pos, flipped) {
         text += &centred(char::from(b'a' + file), cell);
     }
-    Line::styled(text, Style::new().fg(Color::Gray))
+    Line::styled(text, style)
 }
 
-fn draw_board(frame: &mut Frame, app: &App, area: Rect, cell: u16) {
-    let pos = app.position();
+fn draw_board(frame: &mut Frame, app: &App, pos: &Position, area: Rect, cell: u16) {
     let flipped = app.flipped();
     let marks = Marks::of(app);
+    let colours = Palette::of(app.theme());
     let mut ranks: Vec<u8> = (0..pos.size().ranks()).collect();
     if !flipped {
         ranks.reverse();
     }
-    let label = Style::new().fg(Color::Gray);
-    let mut lines = vec![file_labels(pos, flipped, cell)];
+    let label = colours.label;
+    let mut lines = vec![file_labels(pos, flipped, cell, label)];
     for rank in ranks {
         let mut spans = vec![Span::styled(format!("{:>2} ", rank + 1), label)];
         for file in files_on_screen(pos, flipped) {
             let Some(square) = Square::new(file, rank) else {
                 continue;
             };
-            spans.push(square_span(pos, square, marks.at(square), cell));
+            spans.push(square_span(pos, square, marks.at(square), cell, &colours));
         }
         spans.push(Span::styled(format!(" {:<2}", rank + 1), label));
         lines.push(Line::from(spans));
     }
-    lines.push(file_labels(pos, flipped, cell));
+    lines.push(file_labels(pos, flipped, cell, label));
     let size = pos.size();
-    let title = format!(" Epaminondas {}x{} ", size.files(), size.ranks());
+    let title = match app.viewing() {
+        Some(plies) => format!(
+            " Move {plies} of {} (End: now) ",
+            app.record().moves().len()
+        ),
+        None => format!(" Epaminondas {}x{} ", size.files(), size.ranks()),
+    };
     let block = Block::default().borders(Borders::ALL).title(title);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
@@ -307,6 +434,7 @@ fn spinner(elapsed: std::time::Duration) -> char {
 
 fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
     let pos = app.position();
+    let colours = Palette::of(app.theme());
     let counts = format!(
         "goal rank: o {} x {}",
         pos.goal_count(Side::White),
@@ -344,8 +472,11 @@ fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
             };
             Line::styled(
                 format!("{what} {} {:.1} s", spinner(elapsed), elapsed.as_secs_f32()),
-                Style::new().fg(Color::Cyan),
+                colours.engine,
             )
+        }
+        None if app.warning().is_some() && app.selection().is_none() => {
+            Line::styled(app.warning().unwrap_or_default(), colours.warning)
         }
         None => match app.selection() {
             Some(selection) => Line::raw(format!(
@@ -362,45 +493,65 @@ fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
         },
     };
     let input = Line::from(vec![
-        Span::styled("> ", Style::new().fg(Color::Gray)),
+        Span::styled("> ", colours.label),
         Span::raw(app.input().to_owned()),
         Span::styled("_", Style::new().add_modifier(Modifier::SLOW_BLINK)),
     ]);
     let message = match app.message() {
         Message::None => Line::raw(""),
         Message::Info(text) => Line::raw(text.clone()),
-        Message::Error(text) => Line::styled(
-            text.clone(),
-            Style::new()
-                .fg(Color::LightRed)
-                .add_modifier(Modifier::BOLD),
-        ),
+        Message::Error(text) => Line::styled(text.clone(), colours.error),
     };
-    let keys = Line::styled(
-        "arrows+Enter pick/play, Tab next | undo hint flip save resign quit | ? help",
-        Style::new().fg(Color::DarkGray),
-    );
+    let keys = match app.confirming() {
+        Some(Confirm::Quit) => "y or Ctrl-C quits, any other key goes on",
+        Some(_) => "y for yes, any other key for no",
+        None => "arrows+Enter play, PgUp/PgDn look back | undo hint level new save resign | ? help",
+    };
+    let keys = Line::styled(keys, colours.keys);
     let lines = vec![status, engine, input, message, keys];
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-fn draw_help(frame: &mut Frame, area: Rect) {
-    let mut lines = vec![Line::styled(
-        "Type a command or a move, then Enter:",
-        Style::new().add_modifier(Modifier::BOLD),
-    )];
-    for (command, what) in COMMANDS {
-        lines.push(Line::raw(format!("  {command:<12} {what}")));
+/// The rules in a few lines, for the help's second page.
+pub const RULES: &str = "\
+Each side starts with two full ranks; White moves first. A move takes a
+phalanx: a piece and the friendly pieces in a straight line ahead of it
+(along a rank, a file or a diagonal), and moves it along that line up to
+as many squares as it has pieces. A single piece moves one square any way.
+The squares passed must be empty. Landing on an enemy piece captures the
+enemy line from there on (in the direction of travel) if it is shorter
+than the moving phalanx: all of it is removed. A lone piece never captures.
+You win when, at the start of your turn, you have more pieces on the
+opponent's home rank (your goal) than they have on yours: so a crossing
+must be answered at once, by capturing the intruder or by crossing too.
+A player with no legal move loses. The symmetry rule: a move onto your
+goal rank may not leave the board mirror-symmetric between the sides.";
+
+fn draw_help(frame: &mut Frame, area: Rect, page: usize, theme: Theme) {
+    let heading = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = Vec::new();
+    if page == 0 {
+        lines.push(Line::styled(
+            "Type a command or a move, then Enter:",
+            heading,
+        ));
+        for (command, what) in COMMANDS {
+            lines.push(Line::raw(format!("  {command:<12} {what}")));
+        }
+        lines.push(Line::styled("Keys:", heading));
+        for (key, what) in KEYS {
+            lines.push(Line::raw(format!("  {key:<14} {what}")));
+        }
+    } else {
+        lines.push(Line::styled("The rules of Epaminondas:", heading));
+        lines.extend(RULES.lines().map(|l| Line::raw(l.to_owned())));
     }
     lines.push(Line::styled(
-        "Keys:",
-        Style::new().add_modifier(Modifier::BOLD),
+        "Tab: the other page | Esc: close",
+        Palette::of(theme).keys,
     ));
-    for (key, what) in KEYS {
-        lines.push(Line::raw(format!("  {key:<14} {what}")));
-    }
     let height = (lines.len() as u16 + 2).min(area.height);
-    let width = 78.min(area.width);
+    let width = 80.min(area.width);
     let popup = Rect {
         x: area.x + (area.width - width) / 2,
         y: area.y + (area.height - height) / 2,
@@ -408,9 +559,12 @@ fn draw_help(frame: &mut Frame, area: Rect) {
         height,
     };
     frame.render_widget(Clear, popup);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Help (Esc closes) ");
+    let title = if page == 0 {
+        " Help: keys and commands (Tab: rules) "
+    } else {
+        " Help: rules (Tab: keys and commands) "
+    };
+    let block = Block::default().borders(Borders::ALL).title(title);
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)

@@ -18,6 +18,7 @@ fn new_game(files: u8, ranks: u8, ai: Option<u8>) -> App {
         human: Color::White,
         record: GameRecord::new(Position::new(size, Symmetry::Mirror)),
         save_path: std::env::temp_dir().join("epaminondas-tui-test-default.txt"),
+        theme: Default::default(),
     })
 }
 
@@ -188,6 +189,12 @@ fn a_save_that_fails_says_why_and_keeps_the_game() {
 fn resigning_ends_the_game_plainly() {
     let mut app = new_game(6, 6, Some(1));
     app.type_line("resign");
+    // It asks first; anything but y keeps the game going.
+    assert!(screen(&app).contains("Resign this game? (y/n)"));
+    press(&mut app, KeyCode::Char('n'));
+    assert!(app.ending().is_none());
+    app.type_line("resign");
+    press(&mut app, KeyCode::Char('y'));
     let text = screen(&app);
     assert!(
         text.contains("GAME OVER: Black (x) wins: White (o) resigned"),
@@ -281,6 +288,7 @@ fn long_moves_are_listed_whole_at_80_columns() {
         human: Color::White,
         record: GameRecord::new(start),
         save_path: std::env::temp_dir().join("epaminondas-tui-test-long.txt"),
+        theme: Default::default(),
     });
     app.type_line("a10,c10-f10");
     app.type_line("n11,l11-i11");
@@ -372,9 +380,166 @@ fn undo_after_resigning_reopens_the_game_in_the_record_too() {
     let mut app = new_game(6, 6, None);
     app.type_line("a2-a3");
     app.type_line("resign");
+    press(&mut app, KeyCode::Char('y'));
     assert_eq!(app.record().tag("Termination"), Some("resignation"));
     app.type_line("undo");
     let record = app.record().to_string();
     assert!(record.contains("[Result \"*\"]"), "{record}");
     assert!(!record.contains("Termination"), "{record}");
+}
+
+fn ctrl_c(app: &mut App) {
+    use ratatui::crossterm::event::KeyModifiers;
+    app.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+}
+
+#[test]
+fn a_second_ctrl_c_quits_an_unsaved_game() {
+    let mut app = new_game(6, 6, None);
+    app.type_line("a2-a3");
+    ctrl_c(&mut app);
+    assert!(app.confirming_quit() && !app.should_quit());
+    ctrl_c(&mut app);
+    assert!(app.should_quit());
+}
+
+#[test]
+fn a_crossing_is_announced_to_the_player_who_must_answer_it() {
+    // 5x5: White crosses at c5; Black must capture or cross at once.
+    let start: Position = "bb3/2w2/5/5/4w w".parse().unwrap();
+    let mut app = App::new(Options {
+        ai: None,
+        human: Color::White,
+        record: GameRecord::new(start),
+        save_path: std::env::temp_dir().join("epaminondas-tui-test-warning.txt"),
+        theme: Default::default(),
+    });
+    assert_eq!(app.warning(), None);
+    app.type_line("c4-c5");
+    let text = screen(&app);
+    assert!(
+        text.contains(
+            "White (o) has crossed (1 against 0): capture on your home rank or cross too"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn looking_back_through_the_game_changes_nothing() {
+    let mut app = new_game(6, 6, None);
+    for mv in ["a2-a3", "a5-a4", "b2-b3"] {
+        app.type_line(mv);
+    }
+    let now = board_rows(&screen(&app));
+    press(&mut app, KeyCode::PageUp);
+    press(&mut app, KeyCode::PageUp);
+    assert_eq!(app.viewing(), Some(1));
+    let back = screen(&app);
+    assert!(back.contains(" Move 1 of 3 (End: now) "), "{back}");
+    assert_ne!(board_rows(&back), now);
+    // No move while looking back.
+    app.type_line("c2-c3");
+    assert_eq!(app.record().moves().len(), 3);
+    assert!(
+        screen(&app).contains("End goes back to it"),
+        "{}",
+        screen(&app)
+    );
+    press(&mut app, KeyCode::Home);
+    assert_eq!(app.viewing(), Some(0));
+    press(&mut app, KeyCode::PageDown);
+    assert_eq!(app.viewing(), Some(1));
+    press(&mut app, KeyCode::End);
+    assert_eq!(app.viewing(), None);
+    assert_eq!(board_rows(&screen(&app)), now);
+    app.type_line("c5-c4");
+    assert_eq!(app.record().moves().len(), 4);
+}
+
+#[test]
+fn new_games_rematches_and_levels() {
+    let mut app = new_game(6, 6, Some(1));
+    app.type_line("a2-a3");
+    app.settle(Duration::from_secs(10));
+    assert_eq!(app.record().moves().len(), 2);
+    // A rematch with the game unsaved asks first, then swaps the sides.
+    app.type_line("rematch");
+    assert!(screen(&app).contains("Leave it for a new one? (y/n"));
+    press(&mut app, KeyCode::Char('y'));
+    assert_eq!(app.human(), Color::Black);
+    assert!(app.flipped());
+    app.settle(Duration::from_secs(10));
+    assert_eq!(app.record().moves().len(), 1, "the engine opens as White");
+    // The level changes for the engine's next move.
+    app.type_line("level 4");
+    assert_eq!(app.ai().map(Level::get), Some(4));
+    assert!(screen(&app).contains("The engine now plays at level 4"));
+    app.type_line("level 11");
+    assert!(screen(&app).contains("give a level from 1 (weakest) to 10"));
+    // new keeps the sides.
+    app.type_line("new");
+    press(&mut app, KeyCode::Char('y'));
+    assert_eq!(app.human(), Color::Black);
+    let two = new_game(6, 6, None);
+    let mut two = two;
+    two.type_line("level 3");
+    assert!(screen(&two).contains("there is no engine to set a level for"));
+}
+
+#[test]
+fn the_hint_comes_with_the_engine_s_evaluation() {
+    let mut app = new_game(5, 5, Some(1));
+    app.type_line("hint");
+    app.settle(Duration::from_secs(10));
+    let text = screen(&app);
+    assert!(
+        text.contains("Hint: ") && text.contains(" for you)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn help_has_the_rules_on_its_second_page() {
+    let mut app = new_game(8, 8, None);
+    press(&mut app, KeyCode::Char('?'));
+    let first = screen_of(&app, 100, 40);
+    assert!(first.contains("Help: keys and commands"), "{first}");
+    press(&mut app, KeyCode::Tab);
+    let rules = screen_of(&app, 100, 40);
+    assert!(rules.contains("The rules of Epaminondas:"), "{rules}");
+    assert!(rules.contains("must be answered at once"), "{rules}");
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.showing_help());
+}
+
+#[test]
+fn the_plain_theme_uses_no_colour() {
+    use epaminondas_tui::view::Theme;
+    use ratatui::style::Color as Paint;
+    assert_eq!(
+        Theme::choose(Some("light"), true),
+        Ok(Theme::Plain),
+        "NO_COLOR wins"
+    );
+    assert_eq!(Theme::choose(Some("light"), false), Ok(Theme::Light));
+    assert!(Theme::choose(Some("pink"), false).is_err());
+    let mut app = App::new(Options {
+        ai: None,
+        human: Color::White,
+        record: GameRecord::new(Position::new(
+            BoardSize::new(6, 6).unwrap(),
+            Symmetry::Mirror,
+        )),
+        save_path: std::env::temp_dir().join("epaminondas-tui-test-plain.txt"),
+        theme: Theme::Plain,
+    });
+    app.type_line("a2-a3");
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|frame| view::draw(frame, &app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    for cell in buffer.content() {
+        assert_eq!(cell.fg, Paint::Reset, "{:?}", cell);
+        assert_eq!(cell.bg, Paint::Reset, "{:?}", cell);
+    }
 }
