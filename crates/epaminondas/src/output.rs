@@ -101,7 +101,7 @@ pub fn interrupt_on_ctrl_c(doing: &'static str) -> &'static std::sync::atomic::A
     &INTERRUPT
 }
 
-/// `println!` for the subcommands' reports (see [`write`]).
+/// `println!` for the subcommands' reports (see [`write()`]).
 macro_rules! outln {
     () => {
         $crate::output::write(format_args!("\n"))
@@ -111,7 +111,7 @@ macro_rules! outln {
     };
 }
 
-/// `print!` for the subcommands' reports (see [`write`]).
+/// `print!` for the subcommands' reports (see [`write()`]).
 macro_rules! out {
     ($($arg:tt)*) => {
         $crate::output::write(format_args!($($arg)*))
