@@ -432,7 +432,7 @@ mod tests {
             "Results of new vs old (100 ms a move, 14x12 mirror, 10 games):",
             "Elo: ",
             "nElo: ",
-            "LOS: 72.",
+            "LOS: 76.03 %",
             "DrawRatio: 20.00 %",
             "Games: 10, Wins: 5, Losses: 3, Draws: 2, Points: 6.0 (60.00 %)",
             "Ptnml(0-2): [0, 1, 2, 1, 1]",
