@@ -29,6 +29,7 @@ pub mod game;
 pub mod glicko;
 pub mod http;
 pub mod limits;
+pub mod mail;
 pub mod pbm;
 pub mod service;
 pub mod store;

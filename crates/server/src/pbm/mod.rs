@@ -9,7 +9,10 @@
 //! option is ROWSxCOLS: `-size=8x10` is 8 ranks of 10 files. A move may end
 //! in `#N`, the number of the move it is meant to be (as the board's status
 //! line shows it): if another move was made first, it is refused. Every
-//! command that acts for a player carries the player's password.
+//! command that acts for a player carries the player's password; a mailed
+//! command that came to a player's reply address (see [`crate::mail`])
+//! acts for that player in that game without one, in the short forms
+//! (`e1,e2-e3#5`, `resign`, `chat MESSAGE` ...).
 
 pub mod text;
 
@@ -21,33 +24,67 @@ use epaminondas_rules::{BoardSize, Color, excerpt};
 use crate::auth::AuthUser;
 use crate::error::{Error, Result};
 use crate::game::{Offer, OfferAction, Seat, TimeControl};
+use crate::mail::{MailKind, MailMode};
 use crate::service::{ChallengeOptions, Created, Numbered, Opponent, Service, parse_number};
 
 /// The reply to `help`.
 pub const HELP: &str = "\
-Epaminondas server commands (pbmserv style), one per request:
+Epaminondas server commands (pbmserv style), one per request or mail:
 
-  help
-  signup USERID PASSWORD EMAIL
+  help [SUBJECT]                          SUBJECT: commands, mail, rules
+  signup USERID PASSWORD EMAIL            (by mail: a verification link follows)
+  change password USERID OLDPASSWORD NEWPASSWORD
+  change address USERID PASSWORD EMAIL    the new address is verified by mail
+  signoff USERID PASSWORD                 stop all mail from the server
+  mail USERID PASSWORD each|digest|off [KIND ...]   what is mailed to you
   epaminondas challenge [-size=ROWSxCOLS] [-symmetry=mirror|file|off] USERID OPPONENT PASSWORD
       challenges OPPONENT: you play o (White, moves first), 7 days a move,
       unrated; the reply gives the challenge its number
   epaminondas accept CHALLENGE USERID PASSWORD   accept a challenge: the game begins
   epaminondas reject CHALLENGE USERID PASSWORD   decline it (or withdraw your own)
-  epaminondas move BOARD USERID PASSWORD MOVE[#MOVENO]
+  epaminondas move BOARD USERID PASSWORD MOVE[#MOVENO] [propose|undo|resign]
       MOVE like e1,e3-e5 or f1-f2; #MOVENO refuses the move if it is no
-      longer move MOVENO
+      longer move MOVENO; MOVE may also be propose, undo or resign
   epaminondas board BOARD [USERID]        the board (from USERID's side)
+  epaminondas showas BOARD USERID         the board as USERID sees it
   epaminondas history BOARD               the moves so far
-  epaminondas games USERID                a player's games and open challenges
+  epaminondas games USERID [active|next]  a player's games (next: their move)
   epaminondas resign BOARD USERID PASSWORD
   epaminondas propose BOARD USERID PASSWORD    offer a draw
   epaminondas undo BOARD USERID PASSWORD       ask to take back your move
   epaminondas accept BOARD USERID PASSWORD     accept the opponent's draw offer or undo
   epaminondas reject BOARD USERID PASSWORD     reject it
+  epaminondas chat BOARD USERID PASSWORD MESSAGE   a message to your opponent
   epaminondas ratings                     the rating list
+  epaminondas standings                   wins, draws and losses of every player
 
 Challenges and boards share one numbering, so a number names one or the other.
+";
+
+/// The reply to `help mail`.
+pub const HELP_MAIL: &str = "\
+Playing by mail: send commands to the server's address, in the Subject or
+the first lines of the body. Every mail gets one answer.
+
+The server's mail about a game comes from a reply address of your own for
+that game: answer it from your verified address with just a move in the
+subject or the first line (e1,e2-e3, with #MOVENO to be safe), or with
+resign, propose, undo, accept, reject, board, history or chat MESSAGE; no
+password is needed there. Anything else needs your password in the command.
+
+What is mailed to you: `mail USERID PASSWORD each|digest|off [KIND ...]`,
+with the kinds turn, every_move, challenge, end, reminder, offer, chat;
+`signoff USERID PASSWORD` stops it all. The site's settings page does the same.
+";
+
+/// The reply to `help rules`.
+pub const HELP_RULES: &str = "\
+The rules of Epaminondas, in short: a move takes a phalanx (a piece and the
+friendly pieces in a line ahead of it) up to as many squares as it has
+pieces along its line; landing on an enemy line shorter than the phalanx
+captures all of it. You win when, at the start of your turn, you have more
+pieces on your opponent's home rank than they have on yours; a player with
+no move loses. The whole rules: the site's rules page.
 ";
 
 /// The longest command line read.
@@ -56,6 +93,27 @@ const MAX_LINE: usize = 1_000;
 /// Runs one command line from a client at `addr`: the reply text, or why
 /// the command was refused (nothing changed then).
 pub async fn execute(service: &Arc<Service>, line: &str, addr: IpAddr) -> Result<String> {
+    execute_as(service, line, addr, None).await
+}
+
+/// Who a mailed command acts for when it came to a player's reply address:
+/// the player, and the game or challenge the address belongs to.
+#[derive(Clone, Debug)]
+pub struct Acting {
+    /// The player.
+    pub user: AuthUser,
+    /// The game or challenge number.
+    pub number: i64,
+}
+
+/// [`execute`], for a command that came to a reply address of `acting`'s:
+/// the short forms then act for that player without a password.
+pub async fn execute_as(
+    service: &Arc<Service>,
+    line: &str,
+    addr: IpAddr,
+    acting: Option<&Acting>,
+) -> Result<String> {
     let line = line.lines().next().unwrap_or("").trim();
     if line.len() > MAX_LINE {
         return Err(Error::invalid(format!(
@@ -64,12 +122,66 @@ pub async fn execute(service: &Arc<Service>, line: &str, addr: IpAddr) -> Result
     }
     let words: Vec<&str> = line.split_whitespace().collect();
     let door = Door { service, addr };
+    if let Some(acting) = acting
+        && let Some(reply) = door.short_form(acting, &words).await
+    {
+        return reply;
+    }
     door.run(&words).await
+}
+
+/// `command` for quoting in a reply: at most a short excerpt, its password
+/// masked.
+pub fn quote(command: &str) -> String {
+    excerpt(&masked(command))
+}
+
+/// `command` with its password (where its form has one) masked.
+pub fn masked(command: &str) -> String {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let at = |i: usize| lower.get(i).map(String::as_str);
+    // Where the password is, by the command's form.
+    let secret: Vec<usize> = match (at(0), at(1)) {
+        (Some("signup"), _) | (Some("signoff"), _) | (Some("mail"), _) => vec![2],
+        (Some("change"), Some("password")) => vec![3, 4],
+        (Some("change"), Some("address")) => vec![3],
+        (Some("epaminondas"), Some("challenge")) => {
+            let plain: Vec<usize> = (2..words.len())
+                .filter(|&i| !words[i].starts_with('-'))
+                .collect();
+            plain.get(2).copied().into_iter().collect()
+        }
+        (
+            Some("epaminondas"),
+            Some("move" | "resign" | "propose" | "undo" | "accept" | "reject" | "chat" | "message"),
+        ) => vec![4],
+        _ => Vec::new(),
+    };
+    let masked: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if secret.contains(&i) { "********" } else { *w })
+        .collect();
+    masked.join(" ")
 }
 
 /// The refusal as pbmserv wrote it: `Error:` and the reason.
 pub fn error_text(error: &Error) -> String {
     format!("Error: {error}\n")
+}
+
+/// The reply to `help SUBJECT`.
+fn help(subject: &str) -> Result<String> {
+    match subject.to_ascii_lowercase().as_str() {
+        "commands" | "all" => Ok(HELP.to_string()),
+        "mail" | "email" | "reply" => Ok(HELP_MAIL.to_string()),
+        "rules" | "epaminondas" => Ok(HELP_RULES.to_string()),
+        other => Err(Error::invalid(format!(
+            "no help on {:?}: the subjects are commands, mail and rules",
+            excerpt(other)
+        ))),
+    }
 }
 
 fn usage(form: &str) -> Error {
@@ -90,6 +202,108 @@ impl Door<'_> {
         self.service.password_user(user, password, self.addr).await
     }
 
+    /// The short forms a reply address allows, for `acting`'s player in
+    /// `acting`'s game or challenge; `None` when `words` is none of them.
+    async fn short_form(&self, acting: &Acting, words: &[&str]) -> Option<Result<String>> {
+        let service = self.service;
+        let caller = &acting.user;
+        let id = acting.number;
+        let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+        let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+        let reply = match lower.as_slice() {
+            ["move", _] => self.play(caller, id, words[1]).await,
+            [mv] if crate::mail::inbound::is_command(mv)
+                && !matches!(
+                    *mv,
+                    "resign"
+                        | "propose"
+                        | "draw"
+                        | "undo"
+                        | "accept"
+                        | "reject"
+                        | "board"
+                        | "history"
+                        | "help"
+                        | "ratings"
+                        | "standings"
+                ) =>
+            {
+                self.play(caller, id, words[0]).await
+            }
+            ["resign"] => service
+                .resign(caller, id)
+                .await
+                .map(|g| text::board(&g, g.color_of(caller.player.id))),
+            ["propose" | "draw"] => service
+                .offer(caller, id, Offer::Draw, OfferAction::Offer)
+                .await
+                .map(|g| text::board(&g, g.color_of(caller.player.id))),
+            ["undo"] => self.undo(caller, id).await,
+            [verb @ ("accept" | "reject")] => self.answer(caller, id, *verb == "accept").await,
+            ["board"] => service
+                .game(id)
+                .await
+                .map(|g| text::board(&g, g.color_of(caller.player.id))),
+            ["history"] => service.game(id).await.map(|g| text::history(&g)),
+            ["chat" | "message", ..] if words.len() > 1 => service
+                .chat(caller, id, &words[1..].join(" "))
+                .await
+                .map(|_| format!("Message sent to your opponent on board {id}.\n")),
+            _ => return None,
+        };
+        Some(reply)
+    }
+
+    /// Plays `mv` (`MOVE[#MOVENO]`) for `caller` in game `id`; the board back.
+    async fn play(&self, caller: &AuthUser, id: i64, mv: &str) -> Result<String> {
+        let (text, sent_at) = match mv.split_once('#') {
+            Some((text, number)) => {
+                let n: usize = number.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                    Error::invalid(format!("#{} is not a move number", excerpt(number)))
+                })?;
+                (text, Some(n - 1))
+            }
+            None => (mv, None),
+        };
+        let game = self.service.play(caller, id, text, sent_at).await?;
+        Ok(text::board(&game, game.color_of(caller.player.id)))
+    }
+
+    /// `undo`: grants the opponent's pending takeback request, or asks for one.
+    async fn undo(&self, caller: &AuthUser, id: i64) -> Result<String> {
+        let service = self.service;
+        let game = service.game(id).await?;
+        let action = match game.color_of(caller.player.id) {
+            Some(me) if game.pending_for(me, Offer::Takeback) => OfferAction::Accept,
+            _ => OfferAction::Offer,
+        };
+        let game = service.offer(caller, id, Offer::Takeback, action).await?;
+        Ok(text::board(&game, game.color_of(caller.player.id)))
+    }
+
+    /// `accept` or `reject` of number `id`: a challenge, or a board's offer.
+    async fn answer(&self, caller: &AuthUser, id: i64, accept: bool) -> Result<String> {
+        let service = self.service;
+        match service.numbered(id).await? {
+            Numbered::Challenge(c) if accept => {
+                let game = service.accept(caller, c.id).await?;
+                Ok(format!(
+                    "Challenge {} accepted: board {} created.\n{}",
+                    c.id,
+                    game.id,
+                    text::board(&game, game.color_of(caller.player.id))
+                ))
+            }
+            Numbered::Challenge(c) => {
+                let withdraw = c.challenger.id == caller.player.id;
+                service.close_challenge(caller, c.id, withdraw).await?;
+                let done = if withdraw { "withdrawn" } else { "declined" };
+                Ok(format!("Challenge {} {done}.\n", c.id))
+            }
+            Numbered::Game => self.answer_offer(caller, id, accept).await,
+        }
+    }
+
     async fn run(&self, words: &[&str]) -> Result<String> {
         let service = self.service;
         match words {
@@ -99,32 +313,143 @@ impl Door<'_> {
                 let session = service
                     .sign_up(user, password, email, false, self.addr, None)
                     .await?;
+                let verify = if service.sending().is_some() {
+                    format!(
+                        " A link to confirm {email} was mailed there; nothing else is mailed to you before it is opened."
+                    )
+                } else {
+                    String::new()
+                };
                 Ok(format!(
-                    "User {name} signed up. Send `epaminondas challenge {name} OPPONENT PASSWORD` to challenge someone.\n",
+                    "User {name} signed up.{verify} Send `epaminondas challenge {name} OPPONENT PASSWORD` to challenge someone.\n",
                     name = session.player.name
                 ))
             }
             ["signup", ..] => Err(usage("signup USERID PASSWORD EMAIL")),
             ["epaminondas", "challenge", rest @ ..] => self.challenge(rest).await,
-            ["epaminondas", "move", board, user, password, mv] => {
-                let (text, sent_at) = match mv.split_once('#') {
-                    Some((text, number)) => {
-                        let n: usize =
-                            number.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                                Error::invalid(format!("#{} is not a move number", excerpt(number)))
-                            })?;
-                        (text, Some(n - 1))
-                    }
-                    None => (*mv, None),
-                };
+            [
+                "epaminondas",
+                "move",
+                board,
+                user,
+                password,
+                action @ ("propose" | "undo" | "resign"),
+            ] => {
                 let id = board_number(board)?;
                 let caller = self.signed(user, password).await?;
-                let game = service.play(&caller, id, text, sent_at).await?;
-                Ok(text::board(&game, game.color_of(caller.player.id)))
+                self.act(&caller, id, action).await
+            }
+            ["epaminondas", "move", board, user, password, mv] => {
+                let id = board_number(board)?;
+                let caller = self.signed(user, password).await?;
+                self.play(&caller, id, mv).await
+            }
+            [
+                "epaminondas",
+                "move",
+                board,
+                user,
+                password,
+                mv,
+                action @ ("propose" | "undo" | "resign"),
+            ] => {
+                let id = board_number(board)?;
+                let caller = self.signed(user, password).await?;
+                self.play(&caller, id, mv).await?;
+                self.act(&caller, id, action).await
             }
             ["epaminondas", "move", ..] => Err(usage(
-                "epaminondas move BOARD USERID PASSWORD MOVE[#MOVENO]",
+                "epaminondas move BOARD USERID PASSWORD MOVE[#MOVENO] [propose|undo|resign]",
             )),
+            ["help", subject] | ["epaminondas", "help", subject] => help(subject),
+            ["change", "password", user, old, new] => {
+                let caller = self.signed(user, old).await?;
+                service.set_new_password(&caller, new).await?;
+                Ok(format!(
+                    "The password of {} is changed; every other session has ended.\n",
+                    caller.player.name
+                ))
+            }
+            ["change", "password", ..] => {
+                Err(usage("change password USERID OLDPASSWORD NEWPASSWORD"))
+            }
+            ["change", "address", user, password, email] => {
+                let caller = self.signed(user, password).await?;
+                let mailed = service
+                    .change_email(&caller, password, email, self.addr)
+                    .await?;
+                Ok(if mailed {
+                    format!(
+                        "A link to confirm {email} was mailed there: the address changes when it is opened.\n"
+                    )
+                } else {
+                    "This server sends no mail, so addresses cannot be verified: ask its operator.\n".to_owned()
+                })
+            }
+            ["change", "address", ..] => Err(usage("change address USERID PASSWORD EMAIL")),
+            ["signoff", user, password] | ["epaminondas", "signoff", user, password] => {
+                let caller = self.signed(user, password).await?;
+                let (profile, _) = service.mail_choices(&caller).await?;
+                service
+                    .set_mail_choices(&caller, MailMode::Off, &profile.kinds)
+                    .await?;
+                Ok(format!(
+                    "No more mail goes to {}, but the answers to your own mail. `mail {} PASSWORD each` starts it again.\n",
+                    caller.player.name, caller.player.name
+                ))
+            }
+            ["signoff", ..] => Err(usage("signoff USERID PASSWORD")),
+            ["mail", user, password, mode, kinds @ ..] => {
+                let caller = self.signed(user, password).await?;
+                let mode: MailMode = mode.parse().map_err(Error::invalid)?;
+                let (profile, _) = service.mail_choices(&caller).await?;
+                let kinds = if kinds.is_empty() {
+                    profile.kinds
+                } else {
+                    kinds
+                        .iter()
+                        .map(|k| k.parse::<MailKind>().map_err(Error::invalid))
+                        .collect::<Result<Vec<_>>>()?
+                };
+                service.set_mail_choices(&caller, mode, &kinds).await?;
+                let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+                Ok(format!(
+                    "Mail for {}: {}, of the kinds {}.\n",
+                    caller.player.name,
+                    mode.name(),
+                    names.join(", ")
+                ))
+            }
+            ["mail", ..] => Err(usage("mail USERID PASSWORD each|digest|off [KIND ...]")),
+            ["epaminondas", "showas", board, user] => {
+                let game = service.game(board_number(board)?).await?;
+                let player = service.player(user).await?;
+                match game.color_of(player.id) {
+                    Some(side) => Ok(text::board(&game, Some(side))),
+                    None => Err(Error::NotAPlayer(game.id)),
+                }
+            }
+            ["epaminondas", "showas", ..] => Err(usage("epaminondas showas BOARD USERID")),
+            [
+                "epaminondas",
+                "chat" | "message",
+                board,
+                user,
+                password,
+                message @ ..,
+            ] if !message.is_empty() => {
+                let id = board_number(board)?;
+                let caller = self.signed(user, password).await?;
+                service.chat(&caller, id, &message.join(" ")).await?;
+                Ok(format!("Message sent to your opponent on board {id}.\n"))
+            }
+            ["epaminondas", verb @ ("chat" | "message"), ..] => Err(usage(&format!(
+                "epaminondas {verb} BOARD USERID PASSWORD MESSAGE"
+            ))),
+            ["epaminondas", "games", user, which @ ("active" | "next")] => {
+                self.games_filtered(user, which).await
+            }
+            ["epaminondas", "standings"] => self.standings().await,
             ["epaminondas", "board", board] => {
                 let game = service.game(board_number(board)?).await?;
                 Ok(text::board(&game, None))
@@ -148,24 +473,7 @@ impl Door<'_> {
             ] => {
                 let id = parse_number(number, "a challenge or board number")?;
                 let caller = self.signed(user, password).await?;
-                match service.numbered(id).await? {
-                    Numbered::Challenge(c) if *verb == "accept" => {
-                        let game = service.accept(&caller, c.id).await?;
-                        Ok(format!(
-                            "Challenge {} accepted: board {} created.\n{}",
-                            c.id,
-                            game.id,
-                            text::board(&game, game.color_of(caller.player.id))
-                        ))
-                    }
-                    Numbered::Challenge(c) => {
-                        let withdraw = c.challenger.id == caller.player.id;
-                        service.close_challenge(&caller, c.id, withdraw).await?;
-                        let done = if withdraw { "withdrawn" } else { "declined" };
-                        Ok(format!("Challenge {} {done}.\n", c.id))
-                    }
-                    Numbered::Game => self.answer_offer(&caller, id, *verb == "accept").await,
-                }
+                self.answer(&caller, id, *verb == "accept").await
             }
             [
                 "epaminondas",
@@ -176,26 +484,7 @@ impl Door<'_> {
             ] => {
                 let id = board_number(board)?;
                 let caller = self.signed(user, password).await?;
-                let game = match *verb {
-                    "resign" => service.resign(&caller, id).await?,
-                    "propose" => {
-                        service
-                            .offer(&caller, id, Offer::Draw, OfferAction::Offer)
-                            .await?
-                    }
-                    _ => {
-                        // `undo` grants the opponent's pending request, or asks.
-                        let game = service.game(id).await?;
-                        let action = match game.color_of(caller.player.id) {
-                            Some(me) if game.pending_for(me, Offer::Takeback) => {
-                                OfferAction::Accept
-                            }
-                            _ => OfferAction::Offer,
-                        };
-                        service.offer(&caller, id, Offer::Takeback, action).await?
-                    }
-                };
-                Ok(text::board(&game, game.color_of(caller.player.id)))
+                self.act(&caller, id, verb).await
             }
             ["epaminondas", verb @ ("accept" | "reject"), ..] => Err(usage(&format!(
                 "epaminondas {verb} CHALLENGE-OR-BOARD USERID PASSWORD"
@@ -213,6 +502,69 @@ impl Door<'_> {
                 excerpt(other)
             ))),
         }
+    }
+
+    /// `resign`, `propose` (a draw) or `undo` for `caller` in game `id`.
+    async fn act(&self, caller: &AuthUser, id: i64, action: &str) -> Result<String> {
+        let service = self.service;
+        let game = match action {
+            "resign" => service.resign(caller, id).await?,
+            "propose" => {
+                service
+                    .offer(caller, id, Offer::Draw, OfferAction::Offer)
+                    .await?
+            }
+            _ => return self.undo(caller, id).await,
+        };
+        Ok(text::board(&game, game.color_of(caller.player.id)))
+    }
+
+    /// `games USERID active|next`: the running games, or those where it is
+    /// the player's move.
+    async fn games_filtered(&self, user: &str, which: &str) -> Result<String> {
+        let (player, games) = self.service.games_of(user, true, None).await?;
+        let next = which == "next";
+        let games: Vec<_> = games
+            .iter()
+            .filter(|g| !next || g.seat(g.turn()).player_id() == Some(player.id))
+            .collect();
+        let mut out = if next {
+            format!("Games of {} waiting for their move:\n", player.name)
+        } else {
+            format!("Running games of {}:\n", player.name)
+        };
+        if games.is_empty() {
+            out.push_str("  none\n");
+        }
+        for g in games {
+            out.push_str(&format!("  {}\n", text::summary(g)));
+        }
+        Ok(out)
+    }
+
+    /// `standings`: every player's wins, draws and losses.
+    async fn standings(&self) -> Result<String> {
+        let rows = self.service.standings().await?;
+        let mut out = String::from("Epaminondas standings (finished games against people)\n");
+        if rows.is_empty() {
+            out.push_str("  no finished games yet\n");
+        }
+        out.push_str(&format!(
+            "      {:<20} {:>6} {:>5} {:>5} {:>6}\n",
+            "player", "played", "won", "drawn", "lost"
+        ));
+        for (i, row) in rows.iter().enumerate() {
+            out.push_str(&format!(
+                "{:>4}. {:<20} {:>6} {:>5} {:>5} {:>6}\n",
+                i + 1,
+                row.name,
+                row.played,
+                row.won,
+                row.drawn,
+                row.played - row.won - row.drawn
+            ));
+        }
+        Ok(out)
     }
 
     /// `epaminondas challenge [-size=ROWSxCOLS] [-symmetry=S] USERID OPPONENT PASSWORD`.
@@ -316,17 +668,17 @@ impl Door<'_> {
 
     async fn ratings(&self) -> Result<String> {
         let rows = self.service.leaderboard().await?;
-        let mut out = String::from("Epaminondas ratings (Glicko-2)\n");
+        let mut out = String::from("Epaminondas ratings (Glicko-2: rating and rating deviation)\n");
         if rows.is_empty() {
             out.push_str("  no rated games yet\n");
         }
         for (i, row) in rows.iter().enumerate() {
             out.push_str(&format!(
-                "{:>4}. {:<20} {:>5.0} ±{:<4.0} {} games\n",
+                "{:>4}. {:<20} {:>5.0} RD {:<4.0} {} games\n",
                 i + 1,
                 row.name,
                 row.rating,
-                2.0 * row.deviation,
+                row.deviation,
                 row.rated_games
             ));
         }

@@ -58,6 +58,13 @@ impl Service {
             }
             _ => store::create_user(&self.db, name, email, &hash, bot, self.now()).await?,
         };
+        // The address is verified by mail before anything else is mailed.
+        if let Err(e) = self
+            .mail_verification(player.id, &player.name, email.trim())
+            .await
+        {
+            tracing::warn!("queueing the verification mail of {}: {e}", player.name);
+        }
         self.new_session(player).await
     }
 
@@ -288,6 +295,26 @@ impl Service {
         store::set_password(&self.db, user.player.id, &hash).await?;
         let keep = current_session.map(auth::hash_secret);
         store::delete_sessions_of(&self.db, user.player.id, keep.as_deref()).await
+    }
+
+    /// Sets `user`'s password to `new` when the request itself was signed
+    /// with the password (pbmserv's `change password` command): every
+    /// session of the account ends.
+    pub async fn set_new_password(&self, user: &AuthUser, new: &str) -> Result<u64> {
+        if user.credential != Credential::Password {
+            return Err(Error::forbidden(
+                "changing the password needs the current password",
+            ));
+        }
+        auth::check_password(new)?;
+        let hash = hash_blocking(new.to_string()).await?;
+        store::set_password(&self.db, user.player.id, &hash).await?;
+        store::delete_sessions_of(&self.db, user.player.id, None).await
+    }
+
+    /// Every player's finished games against people: played, won, drawn.
+    pub async fn standings(&self) -> Result<Vec<store::Standings>> {
+        store::standings(&self.db).await
     }
 
     /// Deletes `user`'s account after checking its password: the account's

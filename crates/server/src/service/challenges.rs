@@ -173,7 +173,16 @@ impl Service {
             game_id: None,
             created_at: self.now(),
         };
-        store::insert_challenge(&self.db, &mut challenge).await?;
+        let to = match &challenge.target {
+            Some(target) => self.profile_for_mail(target.id).await,
+            None => None,
+        };
+        let lead = format!("{} challenges you", user.player.name);
+        store::insert_challenge(&self.db, &mut challenge, |c| {
+            self.challenge_mails(c, to.as_ref(), &lead, true)
+        })
+        .await?;
+        self.mail_waiting.notify_one();
         if let Some(target) = &challenge.target {
             self.notify_player(target.id, PlayerEvent::Challenge(challenge.clone()))
                 .await;
@@ -261,7 +270,16 @@ impl Service {
             control: c.control,
         };
         let mut game = Game::new(settings, self.now());
-        if !store::accept_challenge(&self.db, id, &mut game).await? {
+        let challenger = self.profile_for_mail(c.challenger.id).await;
+        let accepter = self.profile_for_mail(user.player.id).await;
+        let profiles: Vec<&crate::mail::MailProfile> =
+            challenger.iter().chain(accepter.iter()).collect();
+        let accepted = store::accept_challenge(&self.db, id, &mut game, |g| {
+            self.game_start_mails(g, challenger.as_ref(), &user.player.name, &profiles)
+        })
+        .await?;
+        self.mail_waiting.notify_one();
+        if !accepted {
             return Err(Error::conflict(format!(
                 "challenge {id} was answered meanwhile"
             )));
@@ -296,7 +314,14 @@ impl Service {
         } else {
             ChallengeStatus::Declined
         };
-        if !store::close_challenge(&self.db, id, status).await? {
+        let mails = if cancel {
+            Vec::new()
+        } else {
+            let to = self.profile_for_mail(c.challenger.id).await;
+            let lead = format!("{} declined your challenge", user.player.name);
+            self.challenge_mails(&c, to.as_ref(), &lead, false)
+        };
+        if !store::close_challenge(&self.db, id, status, &mails, self.now()).await? {
             return Err(Error::conflict(format!(
                 "challenge {id} was answered meanwhile"
             )));

@@ -133,7 +133,23 @@ impl Service {
                 return outcome.map(|()| next);
             }
             next.version = current.version + 1;
-            if store::update_game(&self.db, &next, current.version).await? {
+            let mails = self.mails_for_change(&current, &next).await;
+            if store::update_game(&self.db, &next, current.version, &mails, now).await? {
+                if !mails.is_empty() {
+                    self.mail_waiting.notify_one();
+                }
+                if next.is_finished() && self.sending().is_some() {
+                    for id in [next.white.player_id(), next.black.player_id()]
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Err(e) =
+                            store::revoke_reply_tokens(&self.db, id, Some(next.id), now).await
+                        {
+                            tracing::warn!("revoking the reply addresses of game {}: {e}", next.id);
+                        }
+                    }
+                }
                 *held = (!next.is_finished()).then(|| next.clone());
                 drop(held);
                 if next.is_finished() {

@@ -9,6 +9,7 @@ mod analysis;
 mod challenges;
 mod events;
 mod games;
+mod mail;
 mod ratings;
 
 pub use accounts::Session;
@@ -16,6 +17,7 @@ pub use analysis::{AnalysisRun, MAX_ANALYSIS_MS};
 pub use challenges::{ChallengeOptions, Created, Numbered, Opponent, offered_boards};
 pub use events::Hello;
 pub use games::GAMES_LISTED;
+pub use mail::{MAX_CHAT, MailOutcome};
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -96,6 +98,9 @@ pub struct Settings {
     /// How often clocks are checked for time-outs and reminders (`None`:
     /// only when [`Service::sweep`] is called, as tests do).
     pub sweep_every: Option<Duration>,
+    /// Mail: the server's domain, and the relay it sends through (`None`:
+    /// no mail is received or sent).
+    pub mail: Option<crate::mail::MailSettings>,
 }
 
 /// One game's slot in the cache, locked while the game is changed.
@@ -132,6 +137,14 @@ pub struct Service {
     games: Mutex<HashMap<i64, Slot>>,
     /// Tells this process's notifications from other processes'.
     origin: String,
+    /// The mail setup, if any.
+    mail: Option<crate::mail::MailSettings>,
+    /// Commands mailed per sender, and chat messages per player, this minute.
+    mail_senders: WindowCounter<String>,
+    /// Error replies per sender and mistake this hour (stops mail loops).
+    mail_errors: WindowCounter<String>,
+    /// Woken when mail is queued, so that the sender sends it at once.
+    pub mail_waiting: tokio::sync::Notify,
 }
 
 /// Failure windows for password checks per account: 15 minutes.
@@ -166,7 +179,14 @@ impl Service {
             limits,
             games: Mutex::new(HashMap::new()),
             origin: crate::auth::new_secret(""),
+            mail: settings.mail.clone(),
+            mail_senders: WindowCounter::new(60_000),
+            mail_errors: WindowCounter::new(3_600_000),
+            mail_waiting: tokio::sync::Notify::new(),
         });
+        if service.sending().is_some() {
+            crate::mail::sender::start(&service);
+        }
         if let Some(every) = settings.sweep_every {
             let weak = Arc::downgrade(&service);
             tokio::spawn(async move {

@@ -9,6 +9,7 @@ use crate::challenge::{Challenge, ChallengeStatus};
 use crate::db::Database;
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, TimeControl};
+use crate::mail::OutMail;
 
 const CHALLENGE_SELECT: &str = "SELECT c.*, a.name AS challenger_name, t.name AS target_name \
     FROM challenges c JOIN users a ON a.id = c.challenger_id \
@@ -57,8 +58,13 @@ fn challenge_from_row(row: &AnyRow) -> Result<Challenge> {
     })
 }
 
-/// Stores a new open challenge and gives it its number.
-pub async fn insert_challenge(db: &Database, c: &mut Challenge) -> Result<()> {
+/// Stores a new open challenge and gives it its number, with the mails
+/// `mails` makes for it, in one transaction.
+pub async fn insert_challenge(
+    db: &Database,
+    c: &mut Challenge,
+    mails: impl FnOnce(&Challenge) -> Vec<OutMail>,
+) -> Result<()> {
     let (initial, increment, days) = c.control.columns();
     let mut tx = db.write.begin().await?;
     c.id = next_number(&mut tx, "challenge").await?;
@@ -82,6 +88,7 @@ pub async fn insert_challenge(db: &Database, c: &mut Challenge) -> Result<()> {
     .bind(c.created_at)
     .execute(&mut *tx)
     .await?;
+    super::queue_mail(&mut tx, &mails(c), c.created_at).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -129,18 +136,35 @@ pub async fn open_challenge_counts(db: &Database, user_id: i64) -> Result<(i64, 
 }
 
 /// Closes an open challenge as `status`; false if it was no longer open.
-pub async fn close_challenge(db: &Database, id: i64, status: ChallengeStatus) -> Result<bool> {
+pub async fn close_challenge(
+    db: &Database,
+    id: i64,
+    status: ChallengeStatus,
+    mails: &[OutMail],
+    now: i64,
+) -> Result<bool> {
+    let mut tx = db.write.begin().await?;
     let done = sqlx::query("UPDATE challenges SET status = $1 WHERE id = $2 AND status = 'open'")
         .bind(status.name())
         .bind(id)
-        .execute(&db.write)
+        .execute(&mut *tx)
         .await?;
-    Ok(done.rows_affected() == 1)
+    if done.rows_affected() != 1 {
+        return Ok(false);
+    }
+    super::queue_mail(&mut tx, mails, now).await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// Accepts an open challenge and stores its game, in one transaction:
 /// false (and nothing stored) if it was no longer open.
-pub async fn accept_challenge(db: &Database, id: i64, game: &mut Game) -> Result<bool> {
+pub async fn accept_challenge(
+    db: &Database,
+    id: i64,
+    game: &mut Game,
+    mails: impl FnOnce(&Game) -> Vec<OutMail>,
+) -> Result<bool> {
     let mut tx = db.write.begin().await?;
     let done =
         sqlx::query("UPDATE challenges SET status = 'accepted' WHERE id = $1 AND status = 'open'")
@@ -156,6 +180,7 @@ pub async fn accept_challenge(db: &Database, id: i64, game: &mut Game) -> Result
         .bind(id)
         .execute(&mut *tx)
         .await?;
+    super::queue_mail(&mut tx, &mails(game), game.created_at).await?;
     tx.commit().await?;
     Ok(true)
 }

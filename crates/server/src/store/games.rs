@@ -9,6 +9,7 @@ use super::{ids, next_number};
 use crate::db::Database;
 use crate::error::{Error, Result};
 use crate::game::{EndReason, Game, Player, Seat, Status, TimeControl};
+use crate::mail::OutMail;
 
 const GAME_COLUMNS: &str = "white_id, black_id, engine_level, files, ranks, symmetry, rated, \
     time_kind, initial_ms, increment_ms, days_per_move, moves, status, result, reason, white_ms, \
@@ -84,8 +85,16 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, game: &mut Game) -> Res
 }
 
 /// Writes `game` over the stored game if the stored one is still at version
-/// `read_version`; false if someone changed it meanwhile.
-pub async fn update_game(db: &Database, game: &Game, read_version: i64) -> Result<bool> {
+/// `read_version`, and puts `mails` (the notifications the change causes)
+/// in the outbox in the same transaction; false if someone changed the game
+/// meanwhile (then nothing is written).
+pub async fn update_game(
+    db: &Database,
+    game: &Game,
+    read_version: i64,
+    mails: &[OutMail],
+    now: i64,
+) -> Result<bool> {
     let sets: Vec<String> = GAME_COLUMNS
         .split(',')
         .map(str::trim)
@@ -98,12 +107,27 @@ pub async fn update_game(db: &Database, game: &Game, read_version: i64) -> Resul
         GAME_COLUMN_COUNT + 1,
         GAME_COLUMN_COUNT + 2,
     );
+    if mails.is_empty() {
+        let done = bind_game(sqlx::query(&sql), game)
+            .bind(game.id)
+            .bind(read_version)
+            .execute(&db.write)
+            .await?;
+        return Ok(done.rows_affected() == 1);
+    }
+    let mut tx = db.write.begin().await?;
     let done = bind_game(sqlx::query(&sql), game)
         .bind(game.id)
         .bind(read_version)
-        .execute(&db.write)
+        .execute(&mut *tx)
         .await?;
-    Ok(done.rows_affected() == 1)
+    if done.rows_affected() != 1 {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    super::queue_mail(&mut tx, mails, now).await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// The stored version of game `id`, if it exists.

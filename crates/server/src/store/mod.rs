@@ -5,11 +5,13 @@
 mod accounts;
 mod challenges;
 mod games;
+mod mail;
 mod ratings;
 
 pub use accounts::*;
 pub use challenges::*;
 pub use games::*;
+pub use mail::*;
 pub use ratings::*;
 
 use sqlx::Row;

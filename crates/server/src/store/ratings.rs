@@ -119,3 +119,45 @@ pub async fn rating_history(db: &Database, user_id: i64) -> Result<Vec<RatingPoi
         })
         .collect()
 }
+
+/// A player's finished games against people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standings {
+    /// The player's name.
+    pub name: String,
+    /// Finished games.
+    pub played: i64,
+    /// Won.
+    pub won: i64,
+    /// Drawn.
+    pub drawn: i64,
+}
+
+/// Every player's finished games against people, most points first (at
+/// most 200 players).
+pub async fn standings(db: &Database) -> Result<Vec<Standings>> {
+    let rows = sqlx::query(
+        "SELECT u.name AS name, COUNT(*) AS played, \
+         SUM(CASE WHEN (g.white_id = u.id AND g.result = '1-0') \
+                    OR (g.black_id = u.id AND g.result = '0-1') THEN 1 ELSE 0 END) AS won, \
+         SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END) AS drawn \
+         FROM users u JOIN games g ON (g.white_id = u.id OR g.black_id = u.id) \
+         WHERE g.status = 'finished' AND g.engine_level IS NULL AND u.deleted_at IS NULL \
+         GROUP BY u.id, u.name ORDER BY 2 * SUM(CASE WHEN (g.white_id = u.id AND g.result = '1-0') \
+                    OR (g.black_id = u.id AND g.result = '0-1') THEN 1 ELSE 0 END) \
+           + SUM(CASE WHEN g.result = '1/2-1/2' THEN 1 ELSE 0 END) DESC, COUNT(*), u.name LIMIT 200",
+    )
+    .fetch_all(&db.read)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Standings {
+                name: r.try_get("name")?,
+                played: r.try_get("played")?,
+                won: r.try_get("won")?,
+                drawn: r.try_get("drawn")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(Into::into)
+}
