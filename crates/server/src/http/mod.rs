@@ -11,6 +11,7 @@ mod challenges;
 mod error;
 pub mod extract;
 mod games;
+mod mail;
 mod pbm;
 mod players;
 mod site;
@@ -65,6 +66,9 @@ pub struct HttpConfig {
     /// behind a proxy that changes the `Host` header; pages from it may
     /// make requests like pages from the `Host` itself.
     pub public_origin: Option<String>,
+    /// The token `epaminondas mail-in` must send to post mail from another
+    /// machine (without it, only this machine may).
+    pub mail_in_token: Option<String>,
 }
 
 impl HttpConfig {
@@ -82,6 +86,7 @@ impl HttpConfig {
             }
         });
         HttpConfig {
+            mail_in_token: None,
             trusted_proxies: Vec::new(),
             secure_cookies: origin.as_deref().is_some_and(|o| o.starts_with("https://")),
             public_origin: origin,
@@ -114,11 +119,17 @@ pub fn router(service: Arc<Service>, config: HttpConfig) -> Router {
         .merge(bot::routes())
         .merge(analysis::routes())
         .merge(pbm::routes())
+        .merge(mail::routes())
         .merge(site::routes())
         .fallback(|| async { error::not_found("no such page or API endpoint") });
     // Routes merged after the limit keep their own (larger) limit.
+    let max_message = app
+        .service
+        .mail_settings()
+        .map_or(1 << 20, |m| m.max_message_bytes);
     limit_bodies(router, MAX_BODY)
         .merge(analysis::record_routes())
+        .merge(mail::inbound_routes(max_message))
         .layer(middleware::from_fn_with_state(app.clone(), same_site_only))
         .layer(middleware::from_fn_with_state(
             app.clone(),
@@ -241,6 +252,7 @@ mod tests {
             include_str!("bot.rs"),
             include_str!("challenges.rs"),
             include_str!("games.rs"),
+            include_str!("mail.rs"),
             include_str!("pbm.rs"),
             include_str!("players.rs"),
             include_str!("streams.rs"),
