@@ -55,6 +55,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Send one pbmserv-style command to a server and print the reply.
     Pbm(serve::PbmArgs),
+    /// Hand one mail message (on standard input) to a running server, as a mail server's pipe does.
+    MailIn(serve::MailInArgs),
     /// Play many games at once through a server's API; report moves/s and latency.
     Loadtest(loadtest::LoadArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
@@ -140,6 +142,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Pbm(args) => serve::run_pbm(&args),
+        Command::MailIn(args) => serve::run_mail_in(&args),
         Command::Loadtest(args) => loadtest::run(&args),
         Command::Completions { shell } => {
             let mut script = Vec::new();

@@ -11,6 +11,7 @@
 //! | 0 | done |
 //! | 1 | the work failed while it ran: an engine that died, a server that refused, the terminal |
 //! | 2 | the input was wrong: arguments, a position, a record, a file that cannot be read |
+//! | 75 | `mail-in` could not hand the message over for now (the mail server keeps it and tries again) |
 
 use std::fmt;
 use std::io::Write;
@@ -23,6 +24,9 @@ pub enum Failure {
     Input(String),
     /// The work failed while it ran (exit status 1).
     Run(String),
+    /// The work could not be done now and should be tried again later
+    /// (exit status 75, EX_TEMPFAIL: a mail server keeps the message).
+    TryLater(String),
 }
 
 impl Failure {
@@ -31,6 +35,7 @@ impl Failure {
         match self {
             Failure::Input(_) => ExitCode::from(INPUT_ERROR),
             Failure::Run(_) => ExitCode::FAILURE,
+            Failure::TryLater(_) => ExitCode::from(75),
         }
     }
 }
@@ -54,7 +59,9 @@ impl From<&str> for Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Input(message) | Failure::Run(message) => f.write_str(message),
+            Failure::Input(message) | Failure::Run(message) | Failure::TryLater(message) => {
+                f.write_str(message)
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::output::{Failure, Outcome, out};
 use clap::Args;
 use epaminondas_server::clock::SystemClock;
 use epaminondas_server::http::HttpConfig;
+use epaminondas_server::mail::MailSettings;
 use epaminondas_server::service::{RateLimits, Service, Settings};
 
 /// Arguments of `epaminondas serve`.
@@ -60,6 +61,23 @@ pub struct ServeArgs {
     /// (the site is served over HTTPS by a proxy).
     #[arg(long)]
     secure_cookies: bool,
+    /// The domain of the server's mail addresses: commands go to
+    /// pbm@DOMAIN. Needed for any mail.
+    #[arg(long, value_name = "DOMAIN")]
+    mail_domain: Option<String>,
+    /// Receive mail over SMTP on this address (e.g. 127.0.0.1:2525), for
+    /// the mail domain's addresses only.
+    #[arg(long, value_name = "ADDR", requires = "mail_domain")]
+    smtp_listen: Option<SocketAddr>,
+    /// Send mail through this SMTP relay: smtp://HOST:PORT, or
+    /// smtps://USER:PASSWORD@HOST:465 (without it no mail is sent).
+    #[arg(long, value_name = "URL", requires = "mail_domain")]
+    smtp_relay: Option<String>,
+    /// The token `epaminondas mail-in` must send from another machine
+    /// (default: $EPAMINONDAS_MAIL_IN_TOKEN; without one only this machine
+    /// may post mail).
+    #[arg(long, value_name = "TOKEN")]
+    mail_in_token: Option<String>,
 }
 
 /// Reads a `--trusted-proxy` value: an address or a CIDR network.
@@ -103,6 +121,28 @@ pub fn run(args: &ServeArgs) -> Outcome {
         .max(1);
     let mut http = HttpConfig::for_public_url(args.public_url.as_deref());
     http.secure_cookies |= args.secure_cookies;
+    http.mail_in_token = args
+        .mail_in_token
+        .clone()
+        .or_else(|| std::env::var("EPAMINONDAS_MAIL_IN_TOKEN").ok())
+        .filter(|t| !t.trim().is_empty());
+    if let Some(relay) = &args.smtp_relay
+        && !(relay.starts_with("smtp://") || relay.starts_with("smtps://"))
+    {
+        return Err(format!(
+            "--smtp-relay {}: expected smtp://HOST:PORT or smtps://USER:PASSWORD@HOST:PORT",
+            epaminondas_server::db::redact(relay)
+        )
+        .into());
+    }
+    let site_url = args
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", args.listen));
+    let mail = args
+        .mail_domain
+        .as_deref()
+        .map(|domain| MailSettings::new(domain, &site_url, args.smtp_relay.clone()));
     http.trusted_proxies = args
         .trusted_proxies
         .iter()
@@ -124,6 +164,7 @@ pub fn run(args: &ServeArgs) -> Outcome {
             .clamp(1, engine_workers),
         engine_time: Duration::from_millis(1500),
         sweep_every: Some(Duration::from_secs(1)),
+        mail,
     };
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| Failure::Run(format!("cannot start: {e}")))?;
@@ -133,6 +174,22 @@ pub fn run(args: &ServeArgs) -> Outcome {
             let listener = tokio::net::TcpListener::bind(args.listen)
                 .await
                 .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+            if let Some(address) = args.smtp_listen {
+                let smtp = tokio::net::TcpListener::bind(address)
+                    .await
+                    .map_err(|e| format!("cannot listen for mail on {address}: {e}"))?;
+                eprintln!(
+                    "receiving mail for {} on smtp://{address}",
+                    args.mail_domain.as_deref().unwrap_or("")
+                );
+                tokio::spawn(epaminondas_server::mail::smtp::serve(smtp, service.clone()));
+            }
+            if let Some(relay) = &args.smtp_relay {
+                eprintln!(
+                    "sending mail through {}",
+                    epaminondas_server::db::redact(relay)
+                );
+            }
             eprintln!(
                 "epaminondas server on http://{} (database {})",
                 args.listen,
@@ -193,4 +250,93 @@ pub fn run_pbm(args: &PbmArgs) -> Outcome {
     } else {
         Err(Failure::Run("the server refused the command".into()))
     }
+}
+
+/// Arguments of `epaminondas mail-in`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    epaminondas mail-in --sender alice@example.org --recipient pbm@example.org < message.eml\n  \
+    (Postfix master.cf) epaminondas unix - n n - - pipe flags=Rq user=epaminondas argv=/usr/local/bin/epaminondas mail-in --sender ${sender} --recipient ${recipient}")]
+pub struct MailInArgs {
+    /// The server.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    server: String,
+    /// The envelope sender (return path); empty for a bounce. Default:
+    /// $SENDER.
+    #[arg(long)]
+    sender: Option<String>,
+    /// An envelope recipient; repeatable. Default: $RECIPIENT, else the
+    /// message's own To and Cc.
+    #[arg(long = "recipient")]
+    recipients: Vec<String>,
+    /// The token the server was given with --mail-in-token (default:
+    /// $EPAMINONDAS_MAIL_IN_TOKEN; not needed on the server's own machine).
+    #[arg(long)]
+    token: Option<String>,
+}
+
+/// The most bytes `mail-in` reads (the server refuses larger messages itself).
+const MAIL_IN_LIMIT: u64 = 16 << 20;
+
+/// Runs `epaminondas mail-in`: hands the message on standard input to the
+/// server. A server that cannot be reached, or fails, gets status 75 so
+/// that the mail server keeps the message and tries again.
+pub fn run_mail_in(args: &MailInArgs) -> Outcome {
+    use std::io::Read;
+    let mut message = Vec::new();
+    std::io::stdin()
+        .take(MAIL_IN_LIMIT + 1)
+        .read_to_end(&mut message)
+        .map_err(|e| Failure::TryLater(format!("cannot read the message: {e}")))?;
+    if message.len() as u64 > MAIL_IN_LIMIT {
+        return Err(format!("the message is larger than {} MiB", MAIL_IN_LIMIT >> 20).into());
+    }
+    let sender = args.sender.clone().or_else(|| std::env::var("SENDER").ok());
+    let mut recipients = args.recipients.clone();
+    if recipients.is_empty()
+        && let Ok(recipient) = std::env::var("RECIPIENT")
+    {
+        recipients.push(recipient);
+    }
+    let token = args
+        .token
+        .clone()
+        .or_else(|| std::env::var("EPAMINONDAS_MAIL_IN_TOKEN").ok());
+    let url = format!("{}/api/mail/inbound", args.server.trim_end_matches('/'));
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| Failure::TryLater(format!("cannot start: {e}")))?;
+    let (status, text) = runtime.block_on(async {
+        let mut request = reqwest::Client::new()
+            .post(&url)
+            .header("content-type", "message/rfc822")
+            .body(message);
+        if let Some(sender) = &sender {
+            request = request.header("x-envelope-from", sender.as_str());
+        }
+        if !recipients.is_empty() {
+            request = request.header("x-envelope-to", recipients.join(","));
+        }
+        if let Some(token) = &token {
+            request = request.bearer_auth(token);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| Failure::TryLater(format!("cannot reach {url}: {e}")))?;
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        Ok::<_, Failure>((status, text))
+    })?;
+    if status.is_server_error() {
+        return Err(Failure::TryLater(format!(
+            "the server failed ({status}): {text}"
+        )));
+    }
+    if !status.is_success() {
+        return Err(Failure::Run(format!(
+            "the server refused the message ({status}): {text}"
+        )));
+    }
+    out!("{text}\n");
+    Ok(())
 }
