@@ -117,6 +117,7 @@ pub fn settings(url: &str, clock: Arc<ManualClock>, limits: RateLimits) -> Setti
         analysis_workers: 1,
         engine_time: Duration::from_millis(200),
         sweep_every: None,
+        mail: None,
     }
 }
 

@@ -1,0 +1,803 @@
+//! Play by mail, against real mail servers: the server's own SMTP listener
+//! receives what the players send (through lettre, a real SMTP client), and
+//! the server sends through a real relay, Debian's `python3-aiosmtpd`, which
+//! stores what arrives in a Maildir the tests read. Without aiosmtpd the
+//! tests are skipped, except under CI (whose script installs it).
+
+mod common;
+
+use std::net::{SocketAddr, TcpListener as StdListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::{TestDb, TestServer};
+use epaminondas_server::clock::ManualClock;
+use epaminondas_server::http::HttpConfig;
+use epaminondas_server::mail::MailSettings;
+use lettre::address::Envelope;
+use lettre::message::Mailbox;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use mailparse::MailHeaderMap;
+
+/// The Python with Debian's aiosmtpd.
+fn python() -> Option<&'static str> {
+    ["/usr/bin/python3", "python3"].into_iter().find(|p| {
+        Command::new(p)
+            .args(["-c", "import aiosmtpd"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// The relay: aiosmtpd storing every message in a Maildir.
+pub struct Relay {
+    child: Option<Child>,
+    pub port: u16,
+    maildir: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Relay {
+    /// Starts a relay, or `None` (outside CI) when aiosmtpd is missing.
+    pub fn start() -> Option<Relay> {
+        let Some(_) = python() else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "the mail tests need python3-aiosmtpd under CI (.ci/run installs it)"
+            );
+            eprintln!(
+                "skipped: the mail tests need python3-aiosmtpd (apt-get install python3-aiosmtpd)"
+            );
+            return None;
+        };
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let mut relay = Relay {
+            child: None,
+            port: free_port(),
+            maildir: dir.path().join("Maildir"),
+            _dir: dir,
+        };
+        relay.resume();
+        Some(relay)
+    }
+
+    /// Starts the relay again (on the same port and Maildir).
+    pub fn resume(&mut self) {
+        let child = Command::new(python().expect("aiosmtpd"))
+            .args([
+                "-m",
+                "aiosmtpd",
+                "-n",
+                "-l",
+                &format!("127.0.0.1:{}", self.port),
+            ])
+            .args(["-c", "aiosmtpd.handlers.Mailbox"])
+            .arg(&self.maildir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("aiosmtpd starts");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "the relay did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Stops the relay (mail sent meanwhile fails for now).
+    pub fn pause(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Every message received so far.
+    pub fn messages(&self) -> Vec<Received> {
+        let Ok(entries) = std::fs::read_dir(self.maildir.join("new")) else {
+            return Vec::new();
+        };
+        let mut files: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        files
+            .iter()
+            .filter_map(|f| std::fs::read(f).ok())
+            .map(|raw| Received::read(&raw))
+            .collect()
+    }
+
+    /// Waits (up to 15 s) for a message to `to` whose subject contains
+    /// `subject`, and returns it; messages already taken are skipped.
+    pub async fn expect(&self, to: &str, subject: &str, taken: &mut Vec<String>) -> Received {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            if let Some(found) = self
+                .messages()
+                .into_iter()
+                .find(|m| m.to == to && m.subject.contains(subject) && !taken.contains(&m.id))
+            {
+                taken.push(found.id.clone());
+                return found;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no mail to {to} about {subject:?}; the relay has: {:#?}",
+                self.messages()
+                    .iter()
+                    .map(|m| (&m.to, &m.subject))
+                    .collect::<Vec<_>>()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.pause();
+    }
+}
+
+/// A message as the relay stored it.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub id: String,
+    pub to: String,
+    pub subject: String,
+    pub reply_to: Option<String>,
+    pub auto_submitted: Option<String>,
+    pub unsubscribe: Option<String>,
+    pub text: String,
+    pub html: Option<String>,
+}
+
+impl Received {
+    fn read(raw: &[u8]) -> Received {
+        let mail = mailparse::parse_mail(raw).expect("a mail message");
+        let header = |name: &str| mail.headers.get_first_value(name);
+        let mut text = String::new();
+        let mut html = None;
+        if mail.subparts.is_empty() {
+            text = mail.get_body().unwrap_or_default();
+        }
+        for part in &mail.subparts {
+            match part.ctype.mimetype.as_str() {
+                "text/plain" => text = part.get_body().unwrap_or_default(),
+                "text/html" => html = part.get_body().ok(),
+                _ => {}
+            }
+        }
+        Received {
+            id: header("Message-ID").unwrap_or_default(),
+            to: header("To").unwrap_or_default(),
+            subject: header("Subject").unwrap_or_default(),
+            reply_to: header("Reply-To"),
+            auto_submitted: header("Auto-Submitted"),
+            unsubscribe: header("List-Unsubscribe"),
+            text,
+            html,
+        }
+    }
+
+    /// The first link in the text starting with `prefix`.
+    pub fn link(&self, prefix: &str) -> String {
+        let at = self
+            .text
+            .find(prefix)
+            .unwrap_or_else(|| panic!("no {prefix} link in {}", self.text));
+        self.text[at..]
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
+/// A server with mail, its relay, and its SMTP listener.
+pub struct World {
+    pub server: TestServer,
+    pub relay: Relay,
+    smtp: SocketAddr,
+    _db: TestDb,
+    /// Messages the test has looked at.
+    pub taken: Vec<String>,
+}
+
+pub const DOMAIN: &str = "example.org";
+
+impl World {
+    pub async fn start() -> Option<World> {
+        let relay = Relay::start()?;
+        let db = common::database(common::Db::Sqlite).await?;
+        let clock = Arc::new(ManualClock::new());
+        let mut settings = common::settings(&db.url, clock.clone(), common::loose_limits());
+        settings.mail = Some(MailSettings::new(
+            DOMAIN,
+            "http://epaminondas.test",
+            Some(format!("smtp://127.0.0.1:{}", relay.port)),
+        ));
+        let server = common::start_with(settings, clock, HttpConfig::default()).await;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let smtp = listener.local_addr().expect("address");
+        tokio::spawn(epaminondas_server::mail::smtp::serve(
+            listener,
+            server.service.clone(),
+        ));
+        Some(World {
+            server,
+            relay,
+            smtp,
+            _db: db,
+            taken: Vec::new(),
+        })
+    }
+
+    fn client(&self) -> AsyncSmtpTransport<Tokio1Executor> {
+        AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(self.smtp.ip().to_string())
+            .port(self.smtp.port())
+            .build()
+    }
+
+    /// Mails `subject` and `body` from `from` to `to`, through the server's
+    /// SMTP listener; the error, if it refused.
+    pub async fn send(
+        &self,
+        from: &str,
+        to: &str,
+        subject: &str,
+        body: &str,
+    ) -> Result<(), String> {
+        let message = Message::builder()
+            .from(from.parse::<Mailbox>().unwrap())
+            .to(to.parse::<Mailbox>().unwrap())
+            .subject(subject)
+            .body(body.to_owned())
+            .unwrap();
+        self.client()
+            .send(message)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    /// Mails raw bytes with the envelope `from` (`""`: a bounce) and `to`.
+    pub async fn send_raw(&self, from: &str, to: &str, raw: &[u8]) -> Result<(), String> {
+        let from = (!from.is_empty()).then(|| from.parse().unwrap());
+        let envelope = Envelope::new(from, vec![to.parse().unwrap()]).unwrap();
+        self.client()
+            .send_raw(&envelope, raw)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    /// Waits for a mail to `to` about `subject`.
+    pub async fn expect(&mut self, to: &str, subject: &str) -> Received {
+        let mut taken = std::mem::take(&mut self.taken);
+        let found = self.relay.expect(to, subject, &mut taken).await;
+        self.taken = taken;
+        found
+    }
+
+    /// Waits a moment and says whether any new mail went to `to`.
+    pub async fn nothing_more_for(&self, to: &str) -> Result<(), String> {
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        let unexpected: Vec<String> = self
+            .relay
+            .messages()
+            .into_iter()
+            .filter(|m| m.to == to && !self.taken.contains(&m.id))
+            .map(|m| format!("{}: {}", m.subject, m.text))
+            .collect();
+        if unexpected.is_empty() {
+            Ok(())
+        } else {
+            Err(unexpected.join("\n----\n"))
+        }
+    }
+
+    /// Signs `name` up by mail and opens the verification link.
+    pub async fn sign_up(&mut self, name: &str) -> String {
+        let email = format!("{name}@{DOMAIN}");
+        self.send(
+            &email,
+            &format!("pbm@{DOMAIN}"),
+            &format!("signup {name} {name}-password {email}"),
+            "",
+        )
+        .await
+        .unwrap();
+        let mail = self.expect(&email, "confirm your e-mail address").await;
+        let link = mail
+            .link("http://epaminondas.test/mail/verify/")
+            .replace("http://epaminondas.test", &self.server.base);
+        let page = self.server.http.get(&link).send().await.unwrap();
+        assert!(page.text().await.unwrap().contains("Confirm my address"));
+        let done = self.server.http.post(&link).send().await.unwrap();
+        let text = done.text().await.unwrap();
+        assert!(text.contains("is confirmed"), "{text}");
+        email
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_on_5x6_by_mail_only() {
+    let Some(mut world) = World::start().await else {
+        return;
+    };
+    let pbm = format!("pbm@{DOMAIN}");
+    let alice = world.sign_up("alice").await;
+    let bob = world.sign_up("bob").await;
+
+    // Alice challenges Bob by command; both hear of it.
+    world
+        .send(
+            &alice,
+            &pbm,
+            "epaminondas challenge -size=5x6 alice bob alice-password",
+            "",
+        )
+        .await
+        .unwrap();
+    let sent = world.expect(&alice, "Re: epaminondas challenge").await;
+    assert!(sent.text.contains("Challenge 101 sent."), "{}", sent.text);
+    assert!(
+        !sent.subject.contains("alice-password"),
+        "the password is masked: {}",
+        sent.subject
+    );
+    assert_eq!(sent.auto_submitted.as_deref(), Some("auto-replied"));
+    let challenge = world.expect(&bob, "alice challenges you").await;
+    let answer_to = challenge.reply_to.clone().expect("a reply address");
+    assert!(answer_to.starts_with("pbm+") && answer_to.ends_with("@example.org"));
+
+    // Bob accepts by replying with one word.
+    world
+        .send(
+            &bob,
+            &answer_to,
+            &format!("Re: {}", challenge.subject),
+            "accept\n\n> alice challenges you\n",
+        )
+        .await
+        .unwrap();
+    let accepted = world.expect(&bob, "Re: Epaminondas challenge").await;
+    assert!(
+        accepted
+            .text
+            .contains("Challenge 101 accepted: board 102 created."),
+        "{}",
+        accepted.text
+    );
+    // One mail tells Alice both that Bob accepted and that she moves first.
+    let your_move = world
+        .expect(
+            &alice,
+            "board 102: bob accepted your challenge; your move (move 1)",
+        )
+        .await;
+    assert!(
+        your_move
+            .html
+            .as_deref()
+            .is_some_and(|h| h.contains("<table")),
+        "a board table"
+    );
+    assert!(
+        your_move
+            .unsubscribe
+            .as_deref()
+            .is_some_and(|u| u.contains("/mail/unsubscribe/"))
+    );
+    let game = world.server.service.game(102).await.unwrap();
+    assert_eq!(game.position().size().to_string(), "6x5");
+
+    // Alice moves by replying with the move alone (and its number).
+    world
+        .send(
+            &alice,
+            your_move.reply_to.as_deref().unwrap(),
+            &format!("Re: {}", your_move.subject),
+            "a2-a3#1",
+        )
+        .await
+        .unwrap();
+    let board = world.expect(&alice, "Re: Epaminondas board 102").await;
+    assert!(board.text.contains("Last move: a2-a3"), "{}", board.text);
+    let bobs_turn = world.expect(&bob, "board 102: your move (move 2)").await;
+    assert!(
+        bobs_turn.text.contains("alice played a2-a3"),
+        "{}",
+        bobs_turn.text
+    );
+
+    // Bob moves by command with his password; then asks for the history.
+    world
+        .send(
+            &bob,
+            &pbm,
+            "epaminondas move 102 bob bob-password f4-f3#2",
+            "",
+        )
+        .await
+        .unwrap();
+    world.expect(&bob, "Re: epaminondas move 102 bob").await;
+    let alices_turn = world.expect(&alice, "board 102: your move (move 3)").await;
+    world
+        .send(&bob, &pbm, "our game", "epaminondas history 102\n")
+        .await
+        .unwrap();
+    let history = world.expect(&bob, "Re: our game").await;
+    assert!(history.text.contains("1. a2-a3"), "{}", history.text);
+    assert!(history.text.contains("f4-f3"), "{}", history.text);
+
+    // Alice chats, Bob gets it; then Bob resigns by reply.
+    world
+        .send(
+            &alice,
+            alices_turn.reply_to.as_deref().unwrap(),
+            &format!("Re: {}", alices_turn.subject),
+            "chat good luck!",
+        )
+        .await
+        .unwrap();
+    let sent = world
+        .expect(&alice, "Re: Epaminondas board 102: your move (move 3)")
+        .await;
+    assert!(sent.text.contains("Message sent"), "{}", sent.text);
+    let chat = world.expect(&bob, "alice says").await;
+    assert!(chat.text.contains("good luck!"), "{}", chat.text);
+    world
+        .send(
+            &bob,
+            chat.reply_to.as_deref().unwrap(),
+            "Re: alice says",
+            "resign",
+        )
+        .await
+        .unwrap();
+    world.expect(&bob, "Re: alice says").await;
+    let end_for_alice = world.expect(&alice, "Game over: alice (o) wins").await;
+    assert!(
+        end_for_alice.text.contains("resignation"),
+        "{}",
+        end_for_alice.text
+    );
+    world.expect(&bob, "Game over: alice (o) wins").await;
+    let game = world.server.service.game(102).await.unwrap();
+    assert!(game.is_finished());
+
+    // The reply address of a finished game no longer acts.
+    world
+        .send(&bob, chat.reply_to.as_deref().unwrap(), "Re: x", "board")
+        .await
+        .unwrap();
+    let refused = world.expect(&bob, "Re: x").await;
+    assert!(refused.text.contains("no longer works"), "{}", refused.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_player_on_the_web_the_other_by_mail() {
+    let Some(mut world) = World::start().await else {
+        return;
+    };
+    let pbm = format!("pbm@{DOMAIN}");
+    let bob = world.sign_up("bob").await;
+    // Alice plays on the site (an API token; her address is not verified,
+    // so nothing is mailed to her) and challenges Bob there.
+    let alice = world.server.user("alice", false, &["read", "play"]).await;
+    let (status, made) = world
+        .server
+        .call(
+            "POST",
+            "/api/challenges",
+            Some(&alice.token),
+            Some(serde_json::json!({"opponent": "bob", "board": "6x6", "color": "white"})),
+        )
+        .await;
+    assert_eq!(status, reqwest::StatusCode::CREATED, "{made}");
+    // Bob accepts by mail.
+    let challenge = world.expect(&bob, "alice challenges you").await;
+    world
+        .send(
+            &bob,
+            challenge.reply_to.as_deref().unwrap(),
+            "Re: challenge",
+            "accept",
+        )
+        .await
+        .unwrap();
+    world.expect(&bob, "Re: challenge").await;
+    let id = 102;
+    let state = world.server.service.game(id).await.unwrap();
+    // Alice (White) moves on the site; Bob gets the board by mail.
+    let first = state.position().legal_moves()[0].to_string();
+    let (status, body) = world.server.post_move(id, &alice, &first, Some(0)).await;
+    assert_eq!(status, reqwest::StatusCode::OK, "{body}");
+    let turn = world.expect(&bob, "your move (move 2)").await;
+    let reply = world
+        .server
+        .service
+        .game(id)
+        .await
+        .unwrap()
+        .position()
+        .legal_moves()[0]
+        .to_string();
+    world
+        .send(
+            &bob,
+            turn.reply_to.as_deref().unwrap(),
+            "Re: your move",
+            &reply,
+        )
+        .await
+        .unwrap();
+    world.expect(&bob, "Re: your move").await;
+    let (status, view) = world
+        .server
+        .call("GET", &format!("/api/games/{id}"), Some(&alice.token), None)
+        .await;
+    assert_eq!(status, reqwest::StatusCode::OK);
+    assert_eq!(view["ply"], 2, "the web sees the mailed move: {view}");
+    // Alice, unverified, got nothing but the verification.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let to_alice: Vec<String> = world
+        .relay
+        .messages()
+        .into_iter()
+        .filter(|m| m.to.starts_with("alice"))
+        .map(|m| m.subject)
+        .collect();
+    assert_eq!(to_alice, ["Epaminondas: confirm your e-mail address"]);
+    let _ = pbm;
+}
+
+/// The moves of game `id` as stored.
+async fn moves_of(world: &World, id: i64) -> Vec<String> {
+    world.server.service.game(id).await.unwrap().move_texts()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_mail_changes_nothing_and_gets_a_clear_answer_or_none() {
+    let Some(mut world) = World::start().await else {
+        return;
+    };
+    let pbm = format!("pbm@{DOMAIN}");
+    let alice = world.sign_up("alice").await;
+    let bob = world.sign_up("bob").await;
+    let (_, made) = world
+        .server
+        .pbm("epaminondas challenge -size=5x6 alice bob alice-password")
+        .await;
+    assert!(made.contains("Challenge 101 sent"), "{made}");
+    let (_, accepted) = world
+        .server
+        .pbm("epaminondas accept 101 bob bob-password")
+        .await;
+    assert!(accepted.contains("board 102"), "{accepted}");
+    let alices = world.expect(&alice, "your move (move 1)").await;
+    let alice_reply_to = alices.reply_to.clone().unwrap();
+    let before = moves_of(&world, 102).await;
+
+    // No command at all.
+    world
+        .send(&alice, &pbm, "hello", "how are you?")
+        .await
+        .unwrap();
+    let answer = world.expect(&alice, "Re: hello").await;
+    assert!(answer.text.contains("> how are you?"), "{}", answer.text);
+    assert!(answer.text.contains("unknown command"), "{}", answer.text);
+    world.send(&alice, &pbm, "", "").await.unwrap();
+    let answer = world.expect(&alice, "Re: (no subject)").await;
+    assert!(answer.text.contains("no command found"), "{}", answer.text);
+
+    // A wrong password: refused, the password not quoted back.
+    world
+        .send(
+            &alice,
+            &pbm,
+            "epaminondas move 102 alice not-my-password a2-a3",
+            "",
+        )
+        .await
+        .unwrap();
+    let answer = world.expect(&alice, "Re: epaminondas move 102 alice").await;
+    assert!(
+        answer.text.contains("wrong name or password"),
+        "{}",
+        answer.text
+    );
+    assert!(
+        !answer.text.contains("not-my-password") && !answer.subject.contains("not-my-password")
+    );
+
+    // A stranger (unregistered, so possibly forged): no reply at all.
+    world
+        .send(
+            "mallory@evil.example",
+            &pbm,
+            "epaminondas move 102 alice alice-pass a2-a3",
+            "",
+        )
+        .await
+        .unwrap();
+    // Bob with Alice's reply address (stolen or forwarded): refused.
+    world
+        .send(&bob, &alice_reply_to, "Re: your move", "a2-a3")
+        .await
+        .unwrap();
+    let answer = world.expect(&bob, "Re: your move").await;
+    assert!(
+        answer.text.contains("belongs to another player"),
+        "{}",
+        answer.text
+    );
+    // A forged From with Alice's address but no way to read her mail would
+    // need the token too; a made-up token is refused.
+    world
+        .send(
+            &alice,
+            &format!("pbm+00000000000000000000000000000000@{DOMAIN}"),
+            "Re: x",
+            "a2-a3",
+        )
+        .await
+        .unwrap();
+    let answer = world.expect(&alice, "Re: x").await;
+    assert!(answer.text.contains("not valid"), "{}", answer.text);
+
+    // A move for the opponent, and a stale move number, by Alice's own
+    // reply address.
+    world
+        .send(&alice, &alice_reply_to, "Re: a", "f4-f3")
+        .await
+        .unwrap();
+    let answer = world.expect(&alice, "Re: a").await;
+    assert!(answer.text.contains("Error:"), "{}", answer.text);
+    world
+        .send(&alice, &alice_reply_to, "Re: b", "a2-a3#5")
+        .await
+        .unwrap();
+    let answer = world.expect(&alice, "Re: b").await;
+    assert!(answer.text.contains("stale move number"), "{}", answer.text);
+    assert_eq!(moves_of(&world, 102).await, before, "nothing was played");
+
+    // 10 MB of text: refused by size before it is read.
+    let huge = format!(
+        "From: {alice}\r\nTo: {pbm}\r\nSubject: board 102\r\n\r\n{}",
+        "x".repeat(10 << 20)
+    );
+    let refused = world.send_raw(&alice, &pbm, huge.as_bytes()).await;
+    assert!(refused.is_err(), "a 10 MB message is refused");
+
+    // Broken MIME: answered or not, never a crash, nothing changed.
+    let broken = format!(
+        "From: {alice}\r\nTo: {pbm}\r\nSubject: broken\r\nContent-Type: multipart/mixed; boundary=\"\r\n\r\n--\r\n\x00\x01garbage"
+    );
+    let _ = world.send_raw(&alice, &pbm, broken.as_bytes()).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for answer in world.relay.messages() {
+        if answer.subject.contains("broken") {
+            assert!(
+                answer.text.contains("Error:") || answer.text.contains("no command"),
+                "{}",
+                answer.text
+            );
+            world.taken.push(answer.id);
+        }
+    }
+    // HTML only: the command in the markup is read.
+    let html = format!(
+        "From: {alice}\r\nTo: {pbm}\r\nSubject: html\r\nContent-Type: text/html\r\n\r\n\
+         <html><body><p>epaminondas board 102</p><blockquote>epaminondas resign 102 alice alice-password</blockquote></body></html>\r\n"
+    );
+    world.send_raw(&alice, &pbm, html.as_bytes()).await.unwrap();
+    let answer = world.expect(&alice, "Re: html").await;
+    assert!(
+        answer.text.contains("Epaminondas board 102"),
+        "{}",
+        answer.text
+    );
+
+    // Auto-replies, bounces and lists get no answer and do nothing.
+    let auto = format!(
+        "From: {alice}\r\nTo: {pbm}\r\nAuto-Submitted: auto-replied\r\nSubject: epaminondas resign 102 alice alice-password\r\n\r\nI am away\r\n"
+    );
+    world.send_raw(&alice, &pbm, auto.as_bytes()).await.unwrap();
+    let bounce = format!(
+        "From: MAILER-DAEMON@{DOMAIN}\r\nTo: {pbm}\r\nSubject: Undelivered: epaminondas resign 102 alice alice-password\r\n\r\nepaminondas resign 102 alice alice-password\r\n"
+    );
+    world.send_raw("", &pbm, bounce.as_bytes()).await.unwrap();
+    let list = format!(
+        "From: {alice}\r\nTo: {pbm}\r\nList-Id: <games.example.org>\r\nSubject: epaminondas resign 102 alice alice-password\r\n\r\n"
+    );
+    world.send_raw(&alice, &pbm, list.as_bytes()).await.unwrap();
+    // A loop: the server's own reply fed back to it.
+    let ours = format!(
+        "From: Epaminondas <{pbm}>\r\nTo: {pbm}\r\nSubject: Re: board\r\n\r\nepaminondas board 102\r\n"
+    );
+    world.send_raw(&pbm, &pbm, ours.as_bytes()).await.unwrap();
+    // A loop through a forwarder that keeps the headers: our X-Loop mark
+    // comes back, and the mail is dropped.
+    let forwarded = format!(
+        "From: {alice}\r\nTo: {pbm}\r\nX-Loop: {pbm}\r\nSubject: Fwd: Re: board\r\n\r\nepaminondas board 102\r\n"
+    );
+    world
+        .send_raw(&alice, &pbm, forwarded.as_bytes())
+        .await
+        .unwrap();
+    if let Err(unexpected) = world.nothing_more_for(&alice).await {
+        panic!("automatic mail was answered:\n{unexpected}");
+    }
+    // A loop with an auto-responder that marks nothing: the same error
+    // reply three times, then silence (a minute on, so that the limit of
+    // commands a minute is not what stops it).
+    world.server.clock.advance(61_000);
+    for round in 0..8 {
+        world
+            .send(
+                &alice,
+                &pbm,
+                &format!("Re: away {round}"),
+                "I am away until Monday.",
+            )
+            .await
+            .unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let away_answers = world
+        .relay
+        .messages()
+        .iter()
+        .filter(|m| m.to == alice && m.subject.starts_with("Re: away"))
+        .count();
+    assert_eq!(
+        away_answers, 3,
+        "the same error three times an hour, then none"
+    );
+    assert!(!world.server.service.game(102).await.unwrap().is_finished());
+    assert_eq!(moves_of(&world, 102).await, before, "nothing was played");
+    assert!(
+        world
+            .relay
+            .messages()
+            .iter()
+            .all(|m| m.to != "mallory@evil.example"),
+        "nothing goes to an unverified sender"
+    );
+    // Mail for someone else is not taken at all (no open relay).
+    let elsewhere = world
+        .send(&alice, "carol@elsewhere.example", "hello", "relay this")
+        .await;
+    assert!(elsewhere.is_err(), "{elsewhere:?}");
+
+    // A flood: more than 20 commands a minute from one sender are dropped.
+    for i in 0..25 {
+        world
+            .send(&bob, &pbm, &format!("flood {i}"), "epaminondas board 102")
+            .await
+            .unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let answered = world
+        .relay
+        .messages()
+        .iter()
+        .filter(|m| m.subject.starts_with("Re: flood"))
+        .count();
+    assert!((10..=20).contains(&answered), "{answered} answers");
+}
