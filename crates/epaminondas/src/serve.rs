@@ -16,7 +16,7 @@ use epaminondas_server::service::{RateLimits, Service, Settings};
 /// Arguments of `epaminondas serve`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas serve\n  epaminondas serve --listen 0.0.0.0:8080 --public-url https://epaminondas.example.org --trusted-proxy 127.0.0.1\n  epaminondas serve --database postgres://USER:PASSWORD@HOST/DB --listen 127.0.0.1:8081"
+    after_help = "Examples:\n  epaminondas serve\n  epaminondas serve --listen 0.0.0.0:8080 --public-url https://epaminondas.example.org --trusted-proxy 127.0.0.1\n  epaminondas serve --database postgres://USER:PASSWORD@HOST/DB --listen 127.0.0.1:8081\n  epaminondas serve --public-url https://epaminondas.example.org --mail-domain epaminondas.example.org --smtp-listen 127.0.0.1:2525 --smtp-relay smtp://127.0.0.1:25"
 )]
 pub struct ServeArgs {
     /// The address to listen on.
@@ -70,7 +70,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", requires = "mail_domain")]
     smtp_listen: Option<SocketAddr>,
     /// Send mail through this SMTP relay: smtp://HOST:PORT, or
-    /// smtps://USER:PASSWORD@HOST:465 (without it no mail is sent).
+    /// smtps://USER:PASSWORD@HOST:465 (default: $EPAMINONDAS_SMTP_RELAY,
+    /// which keeps a password out of the process list; without either no
+    /// mail is sent).
     #[arg(long, value_name = "URL", requires = "mail_domain")]
     smtp_relay: Option<String>,
     /// The token `epaminondas mail-in` must send from another machine
@@ -126,7 +128,18 @@ pub fn run(args: &ServeArgs) -> Outcome {
         .clone()
         .or_else(|| std::env::var("EPAMINONDAS_MAIL_IN_TOKEN").ok())
         .filter(|t| !t.trim().is_empty());
-    if let Some(relay) = &args.smtp_relay
+    let smtp_relay = args
+        .smtp_relay
+        .clone()
+        .or_else(|| std::env::var("EPAMINONDAS_SMTP_RELAY").ok())
+        .filter(|r| !r.trim().is_empty());
+    if smtp_relay.is_some() && args.mail_domain.is_none() {
+        return Err(Failure::Input(
+            "a mail relay is set but no --mail-domain: the server needs its mail domain to send"
+                .into(),
+        ));
+    }
+    if let Some(relay) = &smtp_relay
         && !(relay.starts_with("smtp://") || relay.starts_with("smtps://"))
     {
         return Err(format!(
@@ -142,7 +155,7 @@ pub fn run(args: &ServeArgs) -> Outcome {
     let mail = args
         .mail_domain
         .as_deref()
-        .map(|domain| MailSettings::new(domain, &site_url, args.smtp_relay.clone()));
+        .map(|domain| MailSettings::new(domain, &site_url, smtp_relay.clone()));
     http.trusted_proxies = args
         .trusted_proxies
         .iter()
@@ -337,6 +350,29 @@ pub fn run_mail_in(args: &MailInArgs) -> Outcome {
             "the server refused the message ({status}): {text}"
         )));
     }
-    out!("{text}\n");
+    out!("{}", mail_in_report(&text));
     Ok(())
+}
+
+/// What the server did with a message, in words, from its JSON answer.
+fn mail_in_report(answer: &str) -> String {
+    let Ok(answer) = serde_json::from_str::<serde_json::Value>(answer) else {
+        return format!("{answer}\n");
+    };
+    if let Some(why) = answer["ignored"].as_str() {
+        return format!("Ignored: {why}\n");
+    }
+    let mut report: String = answer["answers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.as_str())
+        .map(|a| format!("{}\n", a.trim_end()))
+        .collect();
+    report.push_str(if answer["replied"].as_bool() == Some(true) {
+        "(this answer was mailed to the sender)\n"
+    } else {
+        "(no answer was mailed: the sender has no verified address here)\n"
+    });
+    report
 }

@@ -627,6 +627,7 @@ fn help_shows_examples_and_completions_are_generated() {
         "convert",
         "serve",
         "pbm",
+        "mail-in",
         "loadtest",
         "completions",
     ] {

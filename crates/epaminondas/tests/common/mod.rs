@@ -20,10 +20,16 @@ pub fn free_port() -> u16 {
 
 /// Starts the server on `port` with its data in `dir`, once it listens.
 pub fn start(dir: &Path, port: u16) -> Child {
+    start_with(dir, port, &[])
+}
+
+/// Starts the server as [`start`] does, with `options` added.
+pub fn start_with(dir: &Path, port: u16, options: &[&str]) -> Child {
     let child = Command::new(BIN)
         .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
         .arg("--data-dir")
         .arg(dir)
+        .args(options)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -68,7 +68,14 @@ async fn inbound(
             crate::auth::hash_secret(expected) == crate::auth::hash_secret(given)
         }
         (_, Some(_)) => false,
-        (_, None) => peer.ip().is_loopback(),
+        // This machine, and not through a reverse proxy on it (a proxy
+        // would pass the whole internet's requests from a loopback peer).
+        (_, None) => {
+            peer.ip().is_loopback()
+                && ["forwarded", "x-forwarded-for", "x-real-ip"]
+                    .iter()
+                    .all(|h| !headers.contains_key(*h))
+        }
     };
     if !allowed {
         return Err(Error::forbidden(
