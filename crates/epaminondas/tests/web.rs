@@ -8,7 +8,9 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::{free_port, start};
+#[path = "../../server/tests/relay/mod.rs"]
+mod relay;
+use common::{free_port, start_with};
 
 #[test]
 fn the_web_site_works_in_chromium() {
@@ -38,7 +40,17 @@ fn the_web_site_works_in_chromium() {
     }
     let dir = tempfile::tempdir().expect("temporary directory");
     let port = free_port();
-    let mut server = start(&dir.path().join("data"), port);
+    // Mail goes through a real relay whose Maildir the browser tests read
+    // (for the confirmation and password-reset links).
+    let relay = relay::Relay::start();
+    let relay_url = relay
+        .as_ref()
+        .map(|r| format!("smtp://127.0.0.1:{}", r.port));
+    let mut options = Vec::new();
+    if let Some(url) = &relay_url {
+        options = vec!["--mail-domain", "example.org", "--smtp-relay", url.as_str()];
+    }
+    let mut server = start_with(&dir.path().join("data"), port, &options);
     let screenshots = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e-screenshots");
     let output = Command::new("node")
         .arg("run.mjs")
@@ -46,6 +58,13 @@ fn the_web_site_works_in_chromium() {
         .current_dir(&e2e)
         .env("SCREENSHOTS", &screenshots)
         .env("CHROMIUM", &chromium)
+        .env(
+            "MAILDIR",
+            relay
+                .as_ref()
+                .map(|r| r.maildir().to_owned())
+                .unwrap_or_default(),
+        )
         .output()
         .expect("node runs");
     let _ = server.kill();

@@ -8,7 +8,7 @@
 // $SCREENSHOTS (default ./screenshots).
 
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 
@@ -47,6 +47,43 @@ async function visitor(path = "/", options = {}) {
 
 /** @type {string[]} */
 const failures = [];
+
+// The relay's Maildir, where the mail the server sends arrives (empty: the
+// server was started without mail, and the mail test is skipped).
+const maildir = process.env.MAILDIR || "";
+
+/** The messages in the Maildir, oldest first, as text. */
+function mails() {
+  const dir = join(maildir, "new");
+  let files = [];
+  try {
+    files = readdirSync(dir).map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+  files.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
+  return files.map((f) => readFileSync(f, "latin1"));
+}
+
+/** A message's text with quoted-printable soft breaks and escapes undone. */
+function unquoted(raw) {
+  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** Waits for a mail to `to` with a link under `path`, and returns the newest such link. */
+async function mailedLink(to, path) {
+  const deadline = Date.now() + 20_000;
+  const pattern = new RegExp(`https?://[^\\s"<>]+${path}[0-9a-zA-Z]+`);
+  for (;;) {
+    const found = mails()
+      .filter((raw) => new RegExp(`^To: .*${to}`, "mi").test(raw))
+      .map((raw) => pattern.exec(unquoted(raw)))
+      .filter(Boolean);
+    if (found.length) return found[found.length - 1][0];
+    assert.ok(Date.now() < deadline, `no mail to ${to} with a ${path} link`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 let seed = 12345;
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 
@@ -207,6 +244,11 @@ await test("two players sign up, one challenges the other, they play to a crossi
   const watcher = await visitor(`/game/${id}`);
   await watcher.page.waitForSelector("svg.board [data-square]");
   assert.equal(await watcher.page.locator("#resign").count(), 0, "a spectator has no game buttons");
+  // The players chat; the other sees it live, the spectator sees no chat.
+  await alice.page.fill("#chat-input", "Good luck, have fun");
+  await alice.page.click("#chat-form button[type=submit]");
+  await bob.page.locator("#chat li", { hasText: "Good luck, have fun" }).waitFor();
+  assert.equal(await watcher.page.locator("#chat").count(), 0, "the chat is the players' only");
   // Alice plays the engine's moves, Bob random quiet ones, until the game ends.
   for (let ply = 0; ply < 300; ply++) {
     const game = await gameState(alice.page, id);
@@ -365,6 +407,57 @@ await test("account settings: a token made and revoked, the password changed, si
   const signIn = await page.request.post("/api/signin", { data: { name, password: "second password" } });
   assert.equal(signIn.status(), 401, "the deleted account cannot sign in");
   for (const who of [{ context }, other]) await who.context.close();
+});
+
+await test("mail: the address confirmed by its mailed link, mail choices saved, a forgotten password reset by a mailed link", async () => {
+  if (!maildir) {
+    console.log("     skipped: the server was started without mail (no MAILDIR)");
+    return;
+  }
+  const { context, page } = await visitor("/signup");
+  const name = `mia${Date.now() % 100000}`;
+  const email = `${name}@example.org`;
+  await page.fill("#signup-name", name);
+  await page.fill("#signup-password", "correct horse battery");
+  await page.fill("#signup-email", email);
+  await page.click("#signup button[type=submit]");
+  await page.locator("#account", { hasText: name }).waitFor();
+  await page.click("#settings-link");
+  await page.locator("#mail-unverified").waitFor();
+  // The mailed link opens a page with one button; pressing it confirms.
+  await page.goto(await mailedLink(email, "/mail/verify/"));
+  await page.click("button[type=submit]");
+  await page.locator("#confirmed", { hasText: email }).waitFor();
+  await page.goto("/settings");
+  await page.locator("#mail-verified").waitFor();
+  await page.check("#mail-choices input[value=digest]");
+  await page.uncheck("#mail-choices input[value=chat]");
+  await page.click("#mail-choices button[type=submit]");
+  await page.locator("#toast", { hasText: "Mail choices saved" }).waitFor();
+  await page.reload();
+  await page.locator("#mail-verified").waitFor();
+  assert.ok(await page.isChecked("#mail-choices input[value=digest]"), "the digest is kept");
+  assert.ok(!(await page.isChecked("#mail-choices input[value=chat]")), "chat mail stays off");
+  assert.ok(await page.isChecked("#mail-choices input[value=turn]"), "the other kinds stay on");
+  await page.screenshot({ path: join(shots, "settings-mail.png"), fullPage: true });
+  // Signed out, the password is forgotten: a link is mailed, it sets a new one.
+  await page.locator("#account button", { hasText: "Sign out" }).click();
+  await page.goto("/signin");
+  await page.click("#forgot-link");
+  await page.waitForURL(`${base}/forgot`);
+  await page.fill("#forgot-who", name);
+  await page.click("#forgot button[type=submit]");
+  await page.locator("#reset-answer", { hasText: "on its way" }).waitFor();
+  await page.goto(await mailedLink(email, "/mail/reset/"));
+  await page.fill("input[name=password]", "a brand new password");
+  await page.click("button[type=submit]");
+  await page.locator("#changed").waitFor();
+  await page.goto("/signin");
+  await page.fill("#signin-name", name);
+  await page.fill("#signin-password", "a brand new password");
+  await page.click("#signin button[type=submit]");
+  await page.locator("#account", { hasText: name }).waitFor();
+  await context.close();
 });
 
 await test("the site works at a phone-sized viewport", async () => {

@@ -43,6 +43,7 @@ assets! {
     "js/game.js" => JS,
     "js/account.js" => JS,
     "js/analysis.js" => JS,
+    "js/mail.js" => JS,
 }
 
 /// The single HTML page: every path of the site (`/`, `/game/101`,

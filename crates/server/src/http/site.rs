@@ -20,6 +20,7 @@ pub const PAGES: &[&str] = &[
     "/analysis",
     "/signin",
     "/signup",
+    "/forgot",
     "/players",
     "/profile/{name}",
     "/settings",

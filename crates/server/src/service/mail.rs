@@ -431,6 +431,14 @@ impl Service {
         let email = email.trim().to_owned();
         self.check_password(&user.player.name, password, addr)
             .await?;
+        // Nobody may use the site to flood an address with verifications.
+        let key = format!("verify {}", user.player.id);
+        if let Err(retry_after_s) = self.mail_errors.try_add(key, 5, self.now()) {
+            return Err(Error::RateLimited {
+                what: "five verification mails an hour are the most".into(),
+                retry_after_s,
+            });
+        }
         self.mail_verification(user.player.id, &user.player.name, &email)
             .await
     }

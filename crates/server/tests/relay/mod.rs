@@ -93,6 +93,11 @@ impl Relay {
         }
     }
 
+    /// The Maildir the messages are stored in (`new/` holds them).
+    pub fn maildir(&self) -> &std::path::Path {
+        &self.maildir
+    }
+
     /// Every message received so far.
     pub fn messages(&self) -> Vec<Received> {
         let Ok(entries) = std::fs::read_dir(self.maildir.join("new")) else {

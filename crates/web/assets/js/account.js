@@ -5,6 +5,7 @@
 import { api, currentUser, deleteAccount, signIn, signOutEverywhere, signUp } from "./api.js";
 import { h, replace, timeText, toast } from "./dom.js";
 import { navigate } from "./app.js";
+import { mailPanel } from "./mail.js";
 
 /**
  * A form with labelled fields, a submit button and a place for its error.
@@ -63,12 +64,14 @@ export function signInPage(main) {
       await signIn(name, password);
       navigate("/");
     }),
+    h("p", {}, h("a", { href: "/forgot", id: "forgot-link" }, "Forgot your password?")),
     h("p", {}, "New here? ", h("a", { href: "/signup" }, "Sign up")));
 }
 
 /**
- * The account's settings: change the password, sign out everywhere, API
- * tokens for programs, and deleting the account. The server asks for a
+ * The account's settings: change the password, what is mailed and to which
+ * address, sign out everywhere, API tokens for programs, and deleting the
+ * account. The server asks for a
  * session signed in with a password for each of them.
  * @param {HTMLElement} main
  */
@@ -100,6 +103,7 @@ export function settingsPage(main) {
     navigate("/");
   });
   const tokens = tokenPanel();
+  const mail = mailPanel();
   replace(main,
     h("h1", {}, "Settings"),
     h("div", { class: "grid" },
@@ -107,6 +111,7 @@ export function settingsPage(main) {
         h("h2", { id: "password-title" }, "Password"),
         h("p", { class: "muted" }, "Changing it signs out every other session and browser."),
         passwordForm),
+      mail.el,
       h("section", { class: "panel", "aria-labelledby": "sessions-title" },
         h("h2", { id: "sessions-title" }, "Sessions"),
         h("p", { class: "muted" }, "Signed in on a computer you no longer use? End every session, this one included."),
@@ -128,6 +133,7 @@ export function settingsPage(main) {
         h("p", { class: "muted" }, "Your games stay in the records of your opponents, under a placeholder name; your name, e-mail, password, sessions and tokens are removed."),
         deleteForm)));
   tokens.refresh();
+  mail.refresh();
 }
 
 /** The account's API tokens: the list with a revoke button each, and a form for a new one. */

@@ -7,6 +7,7 @@ import { lobbyPage } from "./lobby.js";
 import { gamePage } from "./game.js";
 import { signInPage, signUpPage, profilePage, playersPage, settingsPage } from "./account.js";
 import { analysisPage } from "./analysis.js";
+import { forgotPage } from "./mail.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void))} Page */
 
@@ -17,6 +18,7 @@ const routes = [
   [/^\/analysis$/, analysisPage],
   [/^\/signin$/, signInPage],
   [/^\/signup$/, signUpPage],
+  [/^\/forgot$/, forgotPage],
   [/^\/players$/, playersPage],
   [/^\/profile\/([^/]+)$/, profilePage],
   [/^\/settings$/, settingsPage],

@@ -6,6 +6,7 @@ import { api, currentUser, socket } from "./api.js";
 import { Board } from "./board.js";
 import { h, replace, toast, clockText } from "./dom.js";
 import { navigate } from "./app.js";
+import { chatPanel } from "./mail.js";
 
 const REASONS = {
   crossing: "by crossing",
@@ -52,12 +53,15 @@ export function gamePage(main, [id]) {
     h("button", { type: "button", class: "secondary", id: "flip", onclick: () => { flipped = !board.flipped; board.setFlipped(flipped); drawPlayers(); } }, "Flip board"),
   );
   const title = h("h1", {}, `Game ${id}`);
+  const aside = h("aside", { class: "panel", "aria-label": "Game" }, banner, status, steps, moveList, typeForm, actions,
+    h("p", {}, h("a", { href: `/api/games/${id}/record`, download: `game-${id}.txt` }, "Download the record"),
+      " · ", h("a", { href: "/analysis", onclick: (/** @type {Event} */ e) => { e.preventDefault(); openAnalysis(); } }, "Analyse")));
   replace(main, title,
     h("div", { class: "play" },
       h("div", {}, topPlayer, board.el, bottomPlayer),
-      h("aside", { class: "panel", "aria-label": "Game" }, banner, status, steps, moveList, typeForm, actions,
-        h("p", {}, h("a", { href: `/api/games/${id}/record`, download: `game-${id}.txt` }, "Download the record"),
-          " · ", h("a", { href: "/analysis", onclick: (/** @type {Event} */ e) => { e.preventDefault(); openAnalysis(); } }, "Analyse")))));
+      aside));
+  /** The players' chat, added once the page knows the visitor plays here. */
+  let chat = null;
 
   /** The side the signed-in player plays here, if any. */
   function myColor() {
@@ -78,6 +82,14 @@ export function gamePage(main, [id]) {
     }
     if (viewing !== null && viewing >= game.moves.length) viewing = null;
     draw();
+    // A chat message comes as a change of the game: the chat is read again.
+    const me = currentUser();
+    const people = !game.white.engine_level && !game.black.engine_level;
+    if (!chat && people && myColor() && me && !me.guest) {
+      chat = chatPanel(id);
+      aside.append(chat.el);
+    }
+    if (chat) chat.refresh();
   }
 
   function draw() {
