@@ -16,7 +16,8 @@
 //!   outbox in the same transaction as the change that causes it.
 
 pub mod compose;
-pub mod inbound;
+/// Reading received messages (the `epaminondas-mail` crate).
+pub use epaminondas_mail as inbound;
 pub mod sender;
 pub mod smtp;
 

@@ -1,5 +1,7 @@
-//! Reading a received message: who sent it, to which of the server's
-//! addresses, whether it may be answered at all, and its commands.
+//! Reading a message a play-by-mail server received: who sent it, to which
+//! of the server's addresses, whether it may be answered at all, and its
+//! pbmserv commands. No I/O: the server's SMTP listener and `mail-in` hand
+//! it the bytes, and it never panics on any input (a fuzz target checks).
 //!
 //! The commands are the Subject's, when it is one (pbmserv's way), or else
 //! the first lines of the plain-text body: quoted lines (`>`), the
@@ -251,12 +253,15 @@ fn subject_command(subject: &str) -> Option<String> {
     // The server's own subjects ("Epaminondas board 101: your move") have a
     // colon among their first words; commands never do.
     let ours = rest.split_whitespace().take(3).any(|w| w.ends_with(':'));
-    (!ours && is_command(rest)).then(|| clip(rest))
+    let command = clip(rest);
+    (!ours && !command.is_empty() && is_command(&command)).then_some(command)
 }
 
-/// A line cut to the longest command read.
+/// A line cut to the longest command read, control characters (a lone
+/// carriage return, a tab) made spaces.
 fn clip(line: &str) -> String {
     line.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
         .take(MAX_LINE)
         .collect::<String>()
         .trim()
@@ -269,13 +274,15 @@ fn body_commands(mail: &ParsedMail) -> Vec<String> {
     let Some(text) = body_text(mail) else {
         return Vec::new();
     };
+    // Lines end with CR LF, LF or (old Mac mail) a lone CR.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut commands = Vec::new();
     for line in text.lines() {
-        let line = line.trim_end_matches('\r');
         if line == "-- " || line.trim() == "--" {
             break;
         }
-        let trimmed = line.trim();
+        let trimmed = clip(line);
+        let trimmed = trimmed.as_str();
         if trimmed.starts_with('>') {
             continue;
         }
@@ -289,7 +296,7 @@ fn body_commands(mail: &ParsedMail) -> Vec<String> {
             }
             break;
         }
-        commands.push(clip(trimmed));
+        commands.push(trimmed.to_owned());
         if commands.len() == MAX_COMMANDS {
             break;
         }
