@@ -543,6 +543,32 @@ async fn bad_mail_changes_nothing_and_gets_a_clear_answer_or_none() {
         "From: MAILER-DAEMON@{DOMAIN}\r\nTo: {pbm}\r\nSubject: Undelivered: epaminondas resign 102 alice alice-password\r\n\r\nepaminondas resign 102 alice alice-password\r\n"
     );
     world.send_raw("", &pbm, bounce.as_bytes()).await.unwrap();
+    // A delivery report for one of the server's mails is recorded on the
+    // account it went to (and shown on its settings page).
+    let report = format!(
+        "From: MAILER-DAEMON@relay.example\r\nTo: {pbm}\r\nSubject: Undelivered Mail Returned to Sender\r\n\
+         Content-Type: multipart/report; report-type=delivery-status; boundary=r\r\n\r\n\
+         --r\r\n\r\nThe mail could not be delivered.\r\n\
+         --r\r\nContent-Type: message/delivery-status\r\n\r\nStatus: 5.2.2\r\n\
+         Diagnostic-Code: smtp; 552 5.2.2 mailbox full\r\n\
+         --r\r\nContent-Type: text/rfc822-headers\r\n\r\nMessage-ID: {}\r\n--r--\r\n",
+        alices.id
+    );
+    world.send_raw("", &pbm, report.as_bytes()).await.unwrap();
+    let db = &world.server.service.db;
+    let alice_id = epaminondas_server::store::profile_by_email(db, &alice)
+        .await
+        .unwrap()
+        .expect("alice's account")
+        .user_id;
+    let failure = epaminondas_server::store::mail_failure(db, alice_id)
+        .await
+        .unwrap();
+    assert_eq!(
+        failure.as_deref(),
+        Some("the mail came back undelivered: smtp; 552 5.2.2 mailbox full"),
+        "the bounce is recorded"
+    );
     let list = format!(
         "From: {alice}\r\nTo: {pbm}\r\nList-Id: <games.example.org>\r\nSubject: epaminondas resign 102 alice alice-password\r\n\r\n"
     );

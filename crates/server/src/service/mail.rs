@@ -563,6 +563,12 @@ impl Service {
             Err(e) => return ignored(e.to_string()),
         };
         if let Some(automatic) = message.automatic {
+            if automatic == inbound::Automatic::Bounce
+                && let Some((id, reason)) = bounced_mail(raw, &settings.domain)
+                && store::record_bounce(&self.db, id, &reason, self.now()).await?
+            {
+                return ignored(format!("a bounce of mail {id}, recorded on its account"));
+            }
             return ignored(format!("{} gets no answer", automatic.reason()));
         }
         let Some(from) = message.from.clone() else {
@@ -730,5 +736,59 @@ impl Service {
             self.mail_waiting.notify_one();
         }
         Ok(sent)
+    }
+}
+
+/// Which of the server's mails a bounce reports (by the `Message-ID` the
+/// sender gave it, `<outbox-ID@DOMAIN>`, which delivery reports quote), and
+/// why it failed, from the report's `Diagnostic-Code` or `Status`.
+fn bounced_mail(raw: &[u8], domain: &str) -> Option<(i64, String)> {
+    let text = String::from_utf8_lossy(raw);
+    let suffix = format!("@{}>", domain.to_ascii_lowercase());
+    let lower = text.to_ascii_lowercase();
+    let id = lower.match_indices("<outbox-").find_map(|(at, _)| {
+        let rest = &lower[at + "<outbox-".len()..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        (digits > 0 && rest[digits..].starts_with(&suffix))
+            .then(|| rest[..digits].parse::<i64>().ok())
+            .flatten()
+    })?;
+    let field = |name: &str| {
+        text.lines()
+            .find(|l| l.to_ascii_lowercase().starts_with(name))
+            .map(|l| l[name.len()..].trim().to_owned())
+    };
+    let why = field("diagnostic-code:")
+        .or_else(|| field("status:").map(|s| format!("status {s}")))
+        .unwrap_or_else(|| "no reason given".into());
+    let why: String = why.chars().take(200).collect();
+    Some((id, format!("the mail came back undelivered: {why}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bounced_mail;
+
+    #[test]
+    fn a_delivery_report_names_the_mail_and_the_reason() {
+        let report = b"From: MAILER-DAEMON@relay.example\r\nContent-Type: multipart/report; boundary=r\r\n\r\n--r\r\n\r\nDelivery failed\r\n--r\r\nContent-Type: message/delivery-status\r\n\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 <kim@example.net>: no such user\r\n--r\r\nContent-Type: text/rfc822-headers\r\n\r\nMessage-ID: <outbox-42@example.org>\r\n--r--\r\n";
+        let (id, why) = bounced_mail(report, "example.org").unwrap();
+        assert_eq!(id, 42);
+        assert_eq!(
+            why,
+            "the mail came back undelivered: smtp; 550 5.1.1 <kim@example.net>: no such user"
+        );
+        // Another domain's message id, or none: not ours.
+        assert_eq!(
+            bounced_mail(b"Message-ID: <outbox-42@elsewhere.example>", "example.org"),
+            None
+        );
+        assert_eq!(
+            bounced_mail(b"Message-ID: <outbox-@example.org>", "example.org"),
+            None
+        );
+        let (_, why) =
+            bounced_mail(b"Status: 5.2.2\r\n<outbox-7@example.org>", "example.org").unwrap();
+        assert_eq!(why, "the mail came back undelivered: status 5.2.2");
     }
 }

@@ -168,6 +168,23 @@ pub async fn mark_failed(db: &Database, queued: &Queued, error: &str, now: i64) 
     Ok(())
 }
 
+/// Records on the account that mail `outbox_id` bounced (a delivery report
+/// came back for it), if the account still has the address it went to;
+/// whether an account was marked.
+pub async fn record_bounce(db: &Database, outbox_id: i64, reason: &str, now: i64) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE users SET mail_failure = $1, mail_failed_at = $2 \
+         WHERE id = (SELECT user_id FROM outbox WHERE id = $3) \
+         AND email = (SELECT to_addr FROM outbox WHERE id = $3)",
+    )
+    .bind(reason)
+    .bind(now)
+    .bind(outbox_id)
+    .execute(&db.write)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 /// The players with digest items waiting since `before` or earlier.
 pub async fn digest_due(db: &Database, before: i64) -> Result<Vec<i64>> {
     let rows = sqlx::query(
