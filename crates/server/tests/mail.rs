@@ -702,3 +702,173 @@ async fn the_inbound_door_takes_mail_from_this_machine_or_with_the_token() {
     .unwrap();
     assert_eq!(right.status(), reqwest::StatusCode::OK);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mail_endpoints_refuse_strangers_floods_and_bad_links() {
+    use reqwest::StatusCode;
+    use serde_json::json;
+    let Some(mut world) = World::start().await else {
+        return;
+    };
+    let kim_mail = world.sign_up("kim").await;
+    let lee = world.server.user("lee", false, &["read", "play"]).await;
+    let sam = world.server.user("sam", false, &["read", "play"]).await;
+    let server = &world.server;
+    let (status, _) = server
+        .call(
+            "POST",
+            "/api/challenges",
+            Some(&lee.token),
+            Some(json!({"opponent": "sam", "board": "6x6"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, _) = server
+        .call(
+            "POST",
+            "/api/challenges/101/accept",
+            Some(&sam.token),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Chat: the players only, signed in, short, ten a minute.
+    let chat = "/api/games/102/chat";
+    let (status, _) = server
+        .call("POST", chat, None, Some(json!({"body": "hi"})))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let outsider = server.user("outsider", false, &["read", "play"]).await;
+    let (status, _) = server
+        .call(
+            "POST",
+            chat,
+            Some(&outsider.token),
+            Some(json!({"body": "hi"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = server.call("GET", chat, Some(&outsider.token), None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let long = "x".repeat(501);
+    let (status, body) = server
+        .call("POST", chat, Some(&lee.token), Some(json!({"body": long})))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, _) = server
+        .call("POST", chat, Some(&lee.token), Some(json!({"body": "  "})))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let mut sent = 0;
+    for i in 0..12 {
+        let (status, _) = server
+            .call(
+                "POST",
+                chat,
+                Some(&lee.token),
+                Some(json!({"body": format!("message {i}")})),
+            )
+            .await;
+        if status == StatusCode::CREATED {
+            sent += 1;
+        } else {
+            assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+        }
+    }
+    assert_eq!(sent, 10, "ten messages a minute");
+    let (_, read) = server.call("GET", chat, Some(&sam.token), None).await;
+    assert_eq!(read["messages"].as_array().unwrap().len(), 10);
+
+    // Mail choices and the address: signed in, and with a password session
+    // (an API token, which a program holds, may not change them).
+    let (status, _) = server.call("GET", "/api/account/mail", None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = server
+        .call(
+            "POST",
+            "/api/account/mail",
+            Some(&lee.token),
+            Some(json!({"mode": "off", "kinds": []})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = server
+        .call(
+            "POST",
+            "/api/account/email",
+            Some(&lee.token),
+            Some(json!({"email": "new@example.org", "password": "password-123"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    // Password resets: the same answer for anyone; three links an hour
+    // per account; five requests a minute per client address.
+    let ask = |who: &str| {
+        server.call(
+            "POST",
+            "/api/account/reset",
+            None,
+            Some(json!({"who": who})),
+        )
+    };
+    let (status, unknown) = ask("nobody-at-all").await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, known) = ask("kim").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        unknown, known,
+        "the answer does not tell who has an account"
+    );
+    for _ in 0..3 {
+        let (status, _) = ask(&kim_mail).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (status, _) = ask("kim").await;
+    assert_eq!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "five a minute per address"
+    );
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let resets: Vec<_> = world
+        .relay
+        .messages()
+        .into_iter()
+        .filter(|m| m.to == kim_mail && m.text.contains("/mail/reset/"))
+        .collect();
+    assert_eq!(resets.len(), 3, "three reset links an hour per account");
+
+    // A reset link works once; made-up links are refused with a page.
+    let link = resets[0]
+        .link("http://epaminondas.test/mail/reset/")
+        .replace("http://epaminondas.test", &world.server.base);
+    let post = |url: String, password: &str| {
+        world
+            .server
+            .http
+            .post(url)
+            .form(&[("password", password)])
+            .send()
+    };
+    let first = post(link.clone(), "a brand new password").await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    let again = post(link, "another new password").await.unwrap();
+    assert_eq!(again.status(), StatusCode::BAD_REQUEST);
+    assert!(again.text().await.unwrap().contains("ask for a new one"));
+    for path in ["/mail/reset/", "/mail/verify/", "/mail/unsubscribe/"] {
+        let made_up = post(
+            format!("{}{path}0123456789abcdef", world.server.base),
+            "whatever-password",
+        )
+        .await
+        .unwrap();
+        assert!(
+            made_up.status().is_client_error(),
+            "{path}: {}",
+            made_up.status()
+        );
+    }
+    world.taken.clear();
+}

@@ -376,6 +376,12 @@ impl Service {
         let Some(profile) = profile.filter(|p| p.verified) else {
             return Ok(());
         };
+        // Three links an hour per account, however many addresses ask (the
+        // answer stays the same, so the limit tells nobody anything).
+        let key = format!("reset {}", profile.user_id);
+        if self.mail_errors.try_add(key, 3, self.now()).is_err() {
+            return Ok(());
+        }
         let (secret, token) = self.mail_token("reset", profile.user_id, None, None, RESET_MS);
         let mut mail = compose::reset_mail(
             settings,

@@ -141,7 +141,8 @@ pub struct Service {
     mail: Option<crate::mail::MailSettings>,
     /// Commands mailed per sender, and chat messages per player, this minute.
     mail_senders: WindowCounter<String>,
-    /// Error replies per sender and mistake this hour (stops mail loops).
+    /// Hourly counts: error replies per sender and mistake (stops mail
+    /// loops), verification and password-reset mails per account.
     mail_errors: WindowCounter<String>,
     /// Woken when mail is queued, so that the sender sends it at once.
     pub mail_waiting: tokio::sync::Notify,
