@@ -91,6 +91,26 @@ impl Service {
         )
     }
 
+    /// The mail about `game` of `kind` for `to`, with its reply and
+    /// unsubscribe addresses, if `to` wants that kind.
+    fn game_notice(
+        &self,
+        settings: &MailSettings,
+        game: &Game,
+        to: &MailProfile,
+        kind: MailKind,
+        subject: String,
+        lead: &str,
+    ) -> Option<OutMail> {
+        let digest = to.wants(kind)?;
+        let (reply, stop, tokens) = self.with_tokens(settings, to, game.id);
+        let mut mail =
+            compose::game_mail(settings, game, to, kind, subject, lead, Some(reply), stop);
+        mail.tokens = tokens;
+        mail.digest = digest;
+        Some(mail)
+    }
+
     /// The mail profiles of the human players of `game`.
     async fn players_profiles(&self, game: &Game) -> HashMap<i64, MailProfile> {
         let mut profiles = HashMap::new();
@@ -126,15 +146,7 @@ impl Service {
         let profiles = self.players_profiles(after).await;
         let mut mails = Vec::new();
         let mut send = |to: &MailProfile, kind: MailKind, subject: String, lead: String| {
-            let Some(digest) = to.wants(kind) else {
-                return;
-            };
-            let (reply, stop, tokens) = self.with_tokens(settings, to, after.id);
-            let mut mail =
-                compose::game_mail(settings, after, to, kind, subject, &lead, Some(reply), stop);
-            mail.tokens = tokens;
-            mail.digest = digest;
-            mails.push(mail);
+            mails.extend(self.game_notice(settings, after, to, kind, subject, &lead));
         };
         if compose::ended(before, after) {
             let (subject, lead) = compose::end_words(after);
@@ -237,35 +249,18 @@ impl Service {
         });
         if let Some(to) = challenger
             && !told_with_the_board
-            && let Some(digest) = to.wants(MailKind::Challenge)
         {
-            let (reply, stop, tokens) = self.with_tokens(settings, to, game.id);
-            let lead = format!(
-                "{accepter} accepted your challenge: board {} begins.",
-                game.id
-            );
             let subject = format!(
                 "Epaminondas board {}: {accepter} accepted your challenge",
                 game.id
             );
-            let mut mail = compose::game_mail(
-                settings,
-                game,
-                to,
-                MailKind::Challenge,
-                subject,
-                &lead,
-                Some(reply),
-                stop,
+            let lead = format!(
+                "{accepter} accepted your challenge: board {} begins.",
+                game.id
             );
-            mail.tokens = tokens;
-            mail.digest = digest;
-            mails.push(mail);
+            mails.extend(self.game_notice(settings, game, to, MailKind::Challenge, subject, &lead));
         }
-        if let Some(to) = first_mover
-            && let Some(digest) = to.wants(MailKind::Turn)
-        {
-            let (reply, stop, tokens) = self.with_tokens(settings, to, game.id);
+        if let Some(to) = first_mover {
             let (subject, lead) = if told_with_the_board {
                 (
                     format!(
@@ -283,19 +278,7 @@ impl Service {
                     format!("Board {} begins, and you have the first move.", game.id),
                 )
             };
-            let mut mail = compose::game_mail(
-                settings,
-                game,
-                to,
-                MailKind::Turn,
-                subject,
-                &lead,
-                Some(reply),
-                stop,
-            );
-            mail.tokens = tokens;
-            mail.digest = digest;
-            mails.push(mail);
+            mails.extend(self.game_notice(settings, game, to, MailKind::Turn, subject, &lead));
         }
         mails
     }
