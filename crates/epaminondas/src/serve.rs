@@ -40,6 +40,11 @@ pub struct ServeArgs {
     /// workers, at least 1).
     #[arg(long)]
     analysis_workers: Option<usize>,
+    /// Vacation days each player may take a calendar year: their
+    /// correspondence clocks stop meanwhile, and a player whose time runs
+    /// out uses a day automatically unless they switched that off.
+    #[arg(long, default_value_t = epaminondas_server::service::DEFAULT_VACATION_DAYS, value_parser = clap::value_parser!(i64).range(0..=366))]
+    vacation_days: i64,
     /// Sign-ups per address per minute, and failed sign-ins per address per
     /// minute after which that address gets one try per account.
     #[arg(long, default_value_t = 30)]
@@ -178,6 +183,7 @@ pub fn run(args: &ServeArgs) -> Outcome {
         engine_time: Duration::from_millis(1500),
         sweep_every: Some(Duration::from_secs(1)),
         mail,
+        vacation_days: args.vacation_days,
     };
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| Failure::Run(format!("cannot start: {e}")))?;

@@ -211,6 +211,9 @@ const COMMAND_WORDS: &[&str] = &[
     "games",
     "ratings",
     "standings",
+    "queue",
+    "mute",
+    "unmute",
     "mail",
 ];
 

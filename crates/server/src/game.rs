@@ -12,6 +12,8 @@ use epaminondas_rules::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::conditional::{Conditional, ConditionalError};
+
 /// Milliseconds in a day.
 pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -26,6 +28,17 @@ pub enum TimeControl {
     Correspondence {
         /// Days per move.
         days_per_move: i64,
+    },
+    /// A correspondence time bank, as Little Golem's: each player starts
+    /// with `initial_ms`, gets `increment_ms` after each move, and never
+    /// holds more than `max_ms`; the bank runs out, not a single move's days.
+    Bank {
+        /// The starting bank in milliseconds.
+        initial_ms: i64,
+        /// Added after each move, in milliseconds.
+        increment_ms: i64,
+        /// The most a bank may hold, in milliseconds.
+        max_ms: i64,
     },
     /// A clock per player: an initial time, and an increment added after
     /// each of the player's moves.
@@ -46,6 +59,13 @@ pub enum TimeControlError {
     /// A live clock outside 1 s to 180 min, or an increment outside 0 to 600 s.
     #[error("live time must be 1 second to 180 minutes, with an increment of 0 to 600 seconds")]
     Live,
+    /// A time bank outside 1 hour to 60 days, an increment outside 0 to 30
+    /// days, or a cap below the start or above 90 days.
+    #[error(
+        "a time bank must start with 1 hour to 60 days, add 0 to 30 days a move, \
+         and be capped at no less than its start and at most 90 days"
+    )]
+    Bank,
 }
 
 impl TimeControl {
@@ -65,8 +85,28 @@ impl TimeControl {
             TimeControl::Live {
                 initial_ms,
                 increment_ms,
+            }
+            | TimeControl::Bank {
+                initial_ms,
+                increment_ms,
+                ..
             } => format!("{}+{}", seconds(initial_ms), seconds(increment_ms)),
         }
+    }
+
+    /// Whether this is a correspondence control (days per move or a time
+    /// bank): played over days, by mail too, and stopped by vacations.
+    pub fn is_correspondence(self) -> bool {
+        matches!(
+            self,
+            TimeControl::Correspondence { .. } | TimeControl::Bank { .. }
+        )
+    }
+
+    /// Whether each player has a clock of their own (live clocks and time
+    /// banks), kept in [`Game::white_ms`] and [`Game::black_ms`].
+    pub fn has_clocks(self) -> bool {
+        matches!(self, TimeControl::Live { .. } | TimeControl::Bank { .. })
     }
 
     /// The name stored in the database.
@@ -74,15 +114,28 @@ impl TimeControl {
         match self {
             TimeControl::Unlimited => "unlimited",
             TimeControl::Correspondence { .. } => "correspondence",
+            TimeControl::Bank { .. } => "bank",
             TimeControl::Live { .. } => "live",
         }
     }
 
-    /// The control stored as (kind, initial_ms, increment_ms, days_per_move).
-    pub fn from_columns(kind: &str, initial_ms: i64, increment_ms: i64, days: i64) -> TimeControl {
+    /// The control stored as (kind, initial_ms, increment_ms, days_per_move,
+    /// max_ms).
+    pub fn from_columns(
+        kind: &str,
+        initial_ms: i64,
+        increment_ms: i64,
+        days: i64,
+        max_ms: i64,
+    ) -> TimeControl {
         match kind {
             "correspondence" => TimeControl::Correspondence {
                 days_per_move: days,
+            },
+            "bank" => TimeControl::Bank {
+                initial_ms,
+                increment_ms,
+                max_ms,
             },
             "live" => TimeControl::Live {
                 initial_ms,
@@ -92,15 +145,20 @@ impl TimeControl {
         }
     }
 
-    /// (initial_ms, increment_ms, days_per_move) for the database.
-    pub fn columns(self) -> (i64, i64, i64) {
+    /// (initial_ms, increment_ms, days_per_move, max_ms) for the database.
+    pub fn columns(self) -> (i64, i64, i64, i64) {
         match self {
-            TimeControl::Unlimited => (0, 0, 0),
-            TimeControl::Correspondence { days_per_move } => (0, 0, days_per_move),
+            TimeControl::Unlimited => (0, 0, 0, 0),
+            TimeControl::Correspondence { days_per_move } => (0, 0, days_per_move, 0),
+            TimeControl::Bank {
+                initial_ms,
+                increment_ms,
+                max_ms,
+            } => (initial_ms, increment_ms, 0, max_ms),
             TimeControl::Live {
                 initial_ms,
                 increment_ms,
-            } => (initial_ms, increment_ms, 0),
+            } => (initial_ms, increment_ms, 0, 0),
         }
     }
 
@@ -117,6 +175,16 @@ impl TimeControl {
                 || !(0..=10 * 60 * 1000).contains(&increment_ms) =>
             {
                 Err(TimeControlError::Live)
+            }
+            TimeControl::Bank {
+                initial_ms,
+                increment_ms,
+                max_ms,
+            } if !(3_600_000..=60 * DAY_MS).contains(&initial_ms)
+                || !(0..=30 * DAY_MS).contains(&increment_ms)
+                || !(initial_ms..=90 * DAY_MS).contains(&max_ms) =>
+            {
+                Err(TimeControlError::Bank)
             }
             other => Ok(other),
         }
@@ -303,6 +371,75 @@ pub enum GameError {
     /// A takeback request with no move of the player's to take back.
     #[error("you have no move to take back")]
     NothingToTakeBack,
+    /// Conditional moves the rules or their form refuse.
+    #[error("{0}")]
+    Conditional(ConditionalError),
+}
+
+/// 0 for White, 1 for Black: the index of a side's entry in per-side arrays.
+fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// A stretch of time during which one player's correspondence clocks stand
+/// still (see [`Game::vacations`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vacation {
+    /// The side on vacation in this game.
+    pub color: Color,
+    /// When the clocks stop.
+    pub starts_at: i64,
+    /// When they run again.
+    pub ends_at: i64,
+    /// Whether the server took it because the player's time ran out.
+    pub automatic: bool,
+}
+
+impl Vacation {
+    /// The stored form: `white:START:END` with `:auto` for automatic ones.
+    fn token(&self) -> String {
+        format!(
+            "{}:{}:{}{}",
+            self.color.name(),
+            self.starts_at,
+            self.ends_at,
+            if self.automatic { ":auto" } else { "" }
+        )
+    }
+
+    /// Reads [`Vacation::token`]'s form.
+    fn from_token(token: &str) -> Option<Vacation> {
+        let mut parts = token.split(':');
+        let color = parts.next()?.parse().ok()?;
+        let starts_at = parts.next()?.parse().ok()?;
+        let ends_at = parts.next()?.parse().ok()?;
+        let automatic = parts.next() == Some("auto");
+        Some(Vacation {
+            color,
+            starts_at,
+            ends_at,
+            automatic,
+        })
+    }
+
+    /// A game's vacations as stored (space-separated tokens).
+    pub fn list_text(vacations: &[Vacation]) -> String {
+        vacations
+            .iter()
+            .map(Vacation::token)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Reads [`Vacation::list_text`]'s form, skipping what it cannot read.
+    pub fn parse_list(text: &str) -> Vec<Vacation> {
+        text.split_whitespace()
+            .filter_map(Vacation::from_token)
+            .collect()
+    }
 }
 
 /// A game and everything the server keeps about it.
@@ -334,6 +471,12 @@ pub struct Game {
     pub draw_offer: Option<Color>,
     /// A takeback asked for by this side and not yet answered.
     pub takeback_offer: Option<Color>,
+    /// The players' vacations that still matter to this game's clocks
+    /// (correspondence games only), oldest first.
+    pub vacations: Vec<Vacation>,
+    /// Each side's conditional moves (White's, then Black's); private to
+    /// their owner until played.
+    pub conditional: [Conditional; 2],
     /// Counts the stored changes; a write succeeds only on the version it
     /// read, so two servers never both change the same state.
     pub version: i64,
@@ -366,7 +509,9 @@ impl Game {
     pub fn new(settings: NewGame, now: i64) -> Game {
         let record = GameRecord::new(Position::new(settings.size, settings.symmetry));
         let initial = match settings.control {
-            TimeControl::Live { initial_ms, .. } => initial_ms,
+            TimeControl::Live { initial_ms, .. } | TimeControl::Bank { initial_ms, .. } => {
+                initial_ms
+            }
             _ => 0,
         };
         let mut game = Game {
@@ -383,6 +528,8 @@ impl Game {
             reminded: false,
             draw_offer: None,
             takeback_offer: None,
+            vacations: Vec::new(),
+            conditional: Default::default(),
             version: 0,
             created_at: now,
             ended_at: None,
@@ -462,14 +609,77 @@ impl Game {
         }
     }
 
-    /// The remaining time of `color` at `now`, for live games.
+    /// The time of `color`'s vacations within `from..to`.
+    fn paused_ms(&self, color: Color, from: i64, to: i64) -> i64 {
+        self.vacations
+            .iter()
+            .filter(|v| v.color == color)
+            .map(|v| (v.ends_at.min(to) - v.starts_at.max(from)).max(0))
+            .sum()
+    }
+
+    /// How long `color`'s clock ran within `from..to`: all of it but the
+    /// player's vacations.
+    pub fn running_ms(&self, color: Color, from: i64, to: i64) -> i64 {
+        (to - from).max(0) - self.paused_ms(color, from, to)
+    }
+
+    /// When `color`'s clock, started at `from` with `budget` ms, runs out:
+    /// vacations on the way push it back.
+    fn runs_out_at(&self, color: Color, from: i64, budget: i64) -> i64 {
+        let mut periods: Vec<&Vacation> =
+            self.vacations.iter().filter(|v| v.color == color).collect();
+        periods.sort_by_key(|v| v.starts_at);
+        let (mut at, mut left) = (from, budget.max(0));
+        for v in periods {
+            if v.ends_at <= at {
+                continue;
+            }
+            // A vacation from the very moment the clock would run out
+            // still stops it.
+            if v.starts_at > at + left {
+                break;
+            }
+            left -= (v.starts_at - at).max(0);
+            at = at.max(v.ends_at);
+        }
+        at + left
+    }
+
+    /// The vacation `color` is on at `now`, if any.
+    pub fn on_vacation(&self, color: Color, now: i64) -> Option<&Vacation> {
+        self.vacations
+            .iter()
+            .find(|v| v.color == color && v.starts_at <= now && now < v.ends_at)
+    }
+
+    /// Sets `color`'s vacations (correspondence games only: live clocks
+    /// never stop), keeping those not over before the current turn began.
+    pub fn set_vacations(&mut self, color: Color, periods: &[Vacation]) {
+        if !self.control.is_correspondence() {
+            return;
+        }
+        let since = self.turn_started_at;
+        self.vacations.retain(|v| v.color != color);
+        self.vacations.extend(
+            periods
+                .iter()
+                .filter(|v| v.ends_at > since)
+                .map(|v| Vacation { color, ..*v }),
+        );
+        self.vacations
+            .sort_by_key(|v| (v.starts_at, v.color.name()));
+    }
+
+    /// The remaining time of `color` at `now`, for games with clocks (live
+    /// clocks and time banks).
     pub fn remaining_ms(&self, color: Color, now: i64) -> i64 {
         let base = match color {
             Color::White => self.white_ms,
             Color::Black => self.black_ms,
         };
         if self.status == Status::Active && self.turn() == color {
-            base - (now - self.turn_started_at).max(0)
+            base - self.running_ms(color, self.turn_started_at, now)
         } else {
             base
         }
@@ -480,26 +690,35 @@ impl Game {
         if self.is_finished() {
             return None;
         }
-        match self.control {
-            TimeControl::Unlimited => None,
-            TimeControl::Correspondence { days_per_move } => {
-                Some(self.turn_started_at + days_per_move * DAY_MS)
+        let turn = self.turn();
+        let budget = match self.control {
+            TimeControl::Unlimited => return None,
+            TimeControl::Correspondence { days_per_move } => days_per_move * DAY_MS,
+            TimeControl::Live { .. } | TimeControl::Bank { .. } => {
+                self.remaining_ms(turn, self.turn_started_at)
             }
-            TimeControl::Live { .. } => {
-                Some(self.turn_started_at + self.remaining_ms(self.turn(), self.turn_started_at))
-            }
-        }
+        };
+        Some(self.runs_out_at(turn, self.turn_started_at, budget))
     }
 
-    /// When the reminder for the current turn is due (correspondence games,
-    /// halfway to the deadline), unless it has gone out.
+    /// When the reminder for the current turn is due (correspondence
+    /// games: halfway to the deadline with days per move, a day before it
+    /// or halfway, whichever is later, with a time bank), unless it has
+    /// gone out.
     pub fn remind_at(&self) -> Option<i64> {
-        match (self.control, self.reminded, self.is_finished()) {
-            (TimeControl::Correspondence { days_per_move }, false, false) => {
-                Some(self.turn_started_at + days_per_move * DAY_MS / 2)
-            }
-            _ => None,
+        if self.reminded || self.is_finished() {
+            return None;
         }
+        let turn = self.turn();
+        let used_before_reminder = match self.control {
+            TimeControl::Correspondence { days_per_move } => days_per_move * DAY_MS / 2,
+            TimeControl::Bank { .. } => {
+                let bank = self.remaining_ms(turn, self.turn_started_at);
+                bank - DAY_MS.min(bank / 2)
+            }
+            _ => return None,
+        };
+        Some(self.runs_out_at(turn, self.turn_started_at, used_before_reminder))
     }
 
     fn refuse_if_finished(&self) -> Result<(), GameError> {
@@ -516,7 +735,7 @@ impl Game {
     /// Ends the game.
     pub fn finish(&mut self, result: GameResult, reason: EndReason, now: i64) {
         // Freeze the mover's clock at the end.
-        if let TimeControl::Live { .. } = self.control {
+        if self.control.has_clocks() {
             let turn = self.turn();
             let left = self.remaining_ms(turn, now).max(0);
             *self.clock_mut(turn) = left;
@@ -532,6 +751,7 @@ impl Game {
         }
         self.draw_offer = None;
         self.takeback_offer = None;
+        self.conditional = Default::default();
         self.ended_at = Some(now);
     }
 
@@ -587,13 +807,45 @@ impl Game {
         Ok(mv)
     }
 
-    /// Plays `mv`, already checked legal, at `now`: clocks, offers and the
-    /// end of the game by the rules.
-    pub fn play_checked(&mut self, mv: Move, now: i64) {
+    /// Plays `mv`, already checked legal, at `now`: clocks, offers, the end
+    /// of the game by the rules, and then the new mover's conditional
+    /// reply if one of their lines foresaw `mv` (their tree is dropped if
+    /// none did). Returns the conditional replies played after `mv`.
+    pub fn play_checked(&mut self, mv: Move, now: i64) -> Vec<Move> {
+        let mut replies = Vec::new();
+        let mut next = Some(mv);
+        while let Some(mv) = next.take() {
+            self.play_one(mv, now);
+            if self.is_finished() {
+                break;
+            }
+            let waiting = self.turn();
+            let tree = std::mem::take(self.conditional_mut(waiting));
+            if let Some((reply, rest)) = tree.answer(mv) {
+                *self.conditional_mut(waiting) = rest;
+                replies.push(reply);
+                next = Some(reply);
+            }
+        }
+        replies
+    }
+
+    fn play_one(&mut self, mv: Move, now: i64) {
         let mover = self.turn();
-        if let TimeControl::Live { increment_ms, .. } = self.control {
-            let left = self.remaining_ms(mover, now);
-            *self.clock_mut(mover) = left + increment_ms;
+        match self.control {
+            TimeControl::Live { increment_ms, .. } => {
+                let left = self.remaining_ms(mover, now);
+                *self.clock_mut(mover) = left + increment_ms;
+            }
+            TimeControl::Bank {
+                increment_ms,
+                max_ms,
+                ..
+            } => {
+                let left = self.remaining_ms(mover, now);
+                *self.clock_mut(mover) = (left + increment_ms).min(max_ms);
+            }
+            _ => {}
         }
         // The record has the game's rules; a legal move always goes in.
         let _ = self.record.push(mv);
@@ -601,6 +853,7 @@ impl Game {
         self.reminded = false;
         self.draw_offer = None;
         self.takeback_offer = None;
+        self.vacations.retain(|v| v.ends_at > now);
         if let Some(outcome) = self.position().outcome() {
             let reason = match outcome.reason {
                 WinReason::Crossing => EndReason::Crossing,
@@ -608,6 +861,32 @@ impl Game {
             };
             self.finish(GameResult::win(outcome.winner), reason, now);
         }
+    }
+
+    fn conditional_mut(&mut self, color: Color) -> &mut Conditional {
+        &mut self.conditional[color_index(color)]
+    }
+
+    /// `color`'s conditional moves.
+    pub fn conditional_of(&self, color: Color) -> &Conditional {
+        &self.conditional[color_index(color)]
+    }
+
+    /// Sets `by`'s conditional moves from `text` (see
+    /// [`crate::conditional`]), checked against the position now; empty
+    /// text clears them.
+    pub fn set_conditional(&mut self, by: Color, text: &str) -> Result<(), GameError> {
+        self.refuse_if_finished()?;
+        let tree = if text.trim().is_empty() {
+            Conditional::none()
+        } else {
+            if self.turn() == by {
+                return Err(GameError::Conditional(ConditionalError::YourMove));
+            }
+            Conditional::parse(self.position(), text).map_err(GameError::Conditional)?
+        };
+        *self.conditional_mut(by) = tree;
+        Ok(())
     }
 
     /// `by` resigns.
@@ -700,6 +979,7 @@ impl Game {
             self.turn_started_at = now;
             self.reminded = false;
             self.draw_offer = None;
+            self.conditional = Default::default();
         }
         Ok(())
     }
@@ -850,6 +1130,115 @@ mod tests {
         assert_eq!(g.deadline(), Some(1_000 + 2 * DAY_MS));
         assert!(g.flag(1_000 + 2 * DAY_MS));
         assert!(g.record_text().contains("0-1"));
+    }
+
+    #[test]
+    fn a_time_bank_grows_by_its_increment_up_to_its_cap() {
+        let hour = 3_600_000;
+        let mut g = small(TimeControl::Bank {
+            initial_ms: 10 * DAY_MS,
+            increment_ms: 36 * hour,
+            max_ms: 10 * DAY_MS,
+        });
+        assert_eq!(g.deadline(), Some(1_000 + 10 * DAY_MS));
+        // The reminder: a day before the bank runs out.
+        assert_eq!(g.remind_at(), Some(1_000 + 9 * DAY_MS));
+        let t = 1_000 + 2 * DAY_MS;
+        let mv = g.position().legal_moves()[0].to_string();
+        g.play(Color::White, &mv, None, t).unwrap();
+        assert_eq!(g.white_ms, 8 * DAY_MS + 36 * hour);
+        let mv = g.position().legal_moves()[0].to_string();
+        g.play(Color::Black, &mv, None, t + 12 * hour).unwrap();
+        assert_eq!(g.black_ms, 10 * DAY_MS, "capped");
+        assert_eq!(
+            g.remaining_ms(Color::White, t + 13 * hour),
+            g.white_ms - hour
+        );
+        // A small bank is reminded halfway.
+        g.white_ms = 10 * hour;
+        assert_eq!(g.remind_at(), Some(t + 12 * hour + 5 * hour));
+        assert!(
+            TimeControl::Bank {
+                initial_ms: DAY_MS,
+                increment_ms: 0,
+                max_ms: DAY_MS / 2
+            }
+            .validate()
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn vacations_stop_the_clock_of_the_player_on_them() {
+        let mut g = small(TimeControl::Correspondence { days_per_move: 2 });
+        let t = 1_000;
+        let away = Vacation {
+            color: Color::White,
+            starts_at: t + DAY_MS,
+            ends_at: t + 3 * DAY_MS,
+            automatic: false,
+        };
+        g.set_vacations(Color::White, &[away]);
+        assert_eq!(g.deadline(), Some(t + 4 * DAY_MS));
+        // Half the time is used when the vacation begins: the reminder
+        // waits for its end.
+        assert_eq!(g.remind_at(), Some(t + 3 * DAY_MS));
+        assert_eq!(g.running_ms(Color::White, t, t + 3 * DAY_MS), DAY_MS);
+        assert_eq!(g.on_vacation(Color::White, t + 2 * DAY_MS), Some(&away));
+        assert!(!g.flag(t + 4 * DAY_MS - 1));
+        // Black's vacation does not stop White's clock.
+        let mut h = small(TimeControl::Correspondence { days_per_move: 2 });
+        h.set_vacations(
+            Color::Black,
+            &[Vacation {
+                color: Color::Black,
+                ..away
+            }],
+        );
+        assert_eq!(h.deadline(), Some(t + 2 * DAY_MS));
+        // Live clocks never stop.
+        let mut live = small(TimeControl::Live {
+            initial_ms: 60_000,
+            increment_ms: 0,
+        });
+        live.set_vacations(Color::White, &[away]);
+        assert!(live.vacations.is_empty());
+        // Stored and read back.
+        let text = Vacation::list_text(&g.vacations);
+        assert_eq!(Vacation::parse_list(&text), g.vacations);
+    }
+
+    #[test]
+    fn conditional_moves_answer_at_once_and_are_dropped_when_unforeseen() {
+        let mut g = small(TimeControl::Correspondence { days_per_move: 2 });
+        let first = g.position().legal_moves()[0].to_string();
+        assert!(matches!(
+            g.set_conditional(Color::White, "a4-a3 a2-a3"),
+            Err(GameError::Conditional(ConditionalError::YourMove))
+        ));
+        g.play(Color::White, &first, None, 5).unwrap();
+        let mut probe = g.position().clone();
+        let theirs = probe.legal_moves()[0];
+        probe.play(theirs).unwrap();
+        let mine = probe.legal_moves()[0];
+        g.set_conditional(Color::White, &format!("{theirs} {mine}"))
+            .unwrap();
+        assert_eq!(g.conditional_of(Color::White).lines().len(), 1);
+        g.play(Color::Black, &theirs.to_string(), None, 6).unwrap();
+        assert_eq!(g.ply(), 3, "the reply was played at once");
+        assert_eq!(g.record.moves()[2], mine);
+        assert!(g.conditional_of(Color::White).is_empty());
+        assert_eq!(g.turn(), Color::Black);
+        // A tree that did not foresee the move is dropped.
+        let mut probe = g.position().clone();
+        let (foreseen, other) = (probe.legal_moves()[0], probe.legal_moves()[1]);
+        probe.play(foreseen).unwrap();
+        let reply = probe.legal_moves()[0];
+        g.set_conditional(Color::White, &format!("{foreseen} {reply}"))
+            .unwrap();
+        g.play(Color::Black, &other.to_string(), None, 7).unwrap();
+        assert_eq!(g.ply(), 4);
+        assert!(g.conditional_of(Color::White).is_empty());
     }
 
     #[test]

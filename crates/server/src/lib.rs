@@ -21,6 +21,7 @@ pub mod analysis;
 pub mod auth;
 pub mod challenge;
 pub mod clock;
+pub mod conditional;
 pub mod db;
 pub mod engines;
 pub mod error;

@@ -376,6 +376,8 @@ async fn correspondence_reminder_and_forfeit(server: &TestServer, _db: &TestDb) 
         )
         .await;
     let id = game["id"].as_i64().unwrap();
+    // Alice would rather lose on time than have a vacation day taken.
+    server.no_auto_vacation(&alice).await;
     let mut alice_events =
         Socket::connect(&format!("{}/api/stream", server.ws), Some(&alice.token)).await;
     alice_events.next().await;

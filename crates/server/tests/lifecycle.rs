@@ -135,6 +135,8 @@ async fn the_clock_sweep_runs_by_itself() {
         )
         .await;
     let id = game["id"].as_i64().unwrap();
+    // Alice would rather lose on time than have a vacation day taken.
+    server.no_auto_vacation(&alice).await;
     server.clock.advance(24 * 60 * 60 * 1000 + 1);
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {

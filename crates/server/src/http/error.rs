@@ -23,6 +23,7 @@ pub fn status_and_code(error: &Error) -> (StatusCode, &'static str) {
             GameError::AlreadyOffered(_) => (S::CONFLICT, "already_offered"),
             GameError::NoOffer(_) => (S::CONFLICT, "no_offer"),
             GameError::NothingToTakeBack => (S::CONFLICT, "nothing_to_take_back"),
+            GameError::Conditional(_) => (S::BAD_REQUEST, "bad_conditional_moves"),
         },
         Error::NoSuchGame(_) => (S::NOT_FOUND, "no_such_game"),
         Error::NoSuchChallenge(_) => (S::NOT_FOUND, "no_such_challenge"),

@@ -197,14 +197,12 @@ async fn chat(
     Path(id): Path<String>,
 ) -> Result<Json<Value>> {
     let id = parse_number(&id, "the game number")?;
-    let messages: Vec<Value> = app
-        .service
-        .chat_messages(&user, id)
-        .await?
+    let (messages, muted) = app.service.chat_messages(&user, id).await?;
+    let messages: Vec<Value> = messages
         .iter()
         .map(|m| json!({"id": m.id, "author": m.author, "body": m.body, "at": m.created_at}))
         .collect();
-    Ok(Json(json!({"messages": messages})))
+    Ok(Json(json!({"messages": messages, "muted": muted})))
 }
 
 #[derive(Deserialize)]

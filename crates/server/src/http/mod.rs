@@ -8,6 +8,7 @@ mod accounts;
 mod analysis;
 mod bot;
 mod challenges;
+mod correspondence;
 mod error;
 pub mod extract;
 mod games;
@@ -114,6 +115,7 @@ pub fn router(service: Arc<Service>, config: HttpConfig) -> Router {
         .merge(accounts::routes())
         .merge(players::routes())
         .merge(challenges::routes())
+        .merge(correspondence::routes())
         .merge(games::routes())
         .merge(streams::routes())
         .merge(bot::routes())

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::challenge::Challenge;
 use crate::engines::{Analysed, Iteration};
 use crate::events::{Notice, PlayerEvent};
-use crate::game::{Game, Seat, Status, TimeControl};
+use crate::game::{Game, Seat, Status};
 use crate::service::Hello;
 use crate::store::{RatingPoint, Standing, TokenInfo, UserRecord};
 
@@ -96,13 +96,24 @@ pub fn game_view(game: &Game, now: i64, legal: bool) -> Value {
         }
     };
     let pos = game.position();
-    let clocks = match game.control {
-        TimeControl::Live { .. } => json!({
+    let clocks = if game.control.has_clocks() {
+        json!({
             "white_ms": game.remaining_ms(Color::White, now).max(0),
             "black_ms": game.remaining_ms(Color::Black, now).max(0),
-        }),
-        _ => Value::Null,
+        })
+    } else {
+        Value::Null
     };
+    let vacations: Vec<Value> = game
+        .vacations
+        .iter()
+        .filter(|v| v.ends_at > now)
+        .map(|v| {
+            json!({"color": v.color.name(), "starts_at": v.starts_at, "ends_at": v.ends_at,
+                   "automatic": v.automatic, "now": v.starts_at <= now})
+        })
+        .collect();
+    let stopped = game.on_vacation(game.turn(), now).is_some();
     let last = game.record.moves().last();
     let mut view = json!({
         "id": game.id,
@@ -128,6 +139,8 @@ pub fn game_view(game: &Game, now: i64, legal: bool) -> Value {
         "reason": reason,
         "winner": game.winner().map(Color::name),
         "clocks": clocks,
+        "clock_running": !game.is_finished() && game.deadline().is_some() && !stopped,
+        "vacations": vacations,
         "deadline_at": game.deadline(),
         "draw_offer": game.draw_offer.map(Color::name),
         "takeback_offer": game.takeback_offer.map(Color::name),

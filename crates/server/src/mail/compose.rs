@@ -8,7 +8,7 @@ use epaminondas_rules::diagram::side_label;
 
 use super::{MailKind, MailProfile, MailSettings, OutMail};
 use crate::challenge::Challenge;
-use crate::game::{Game, Status};
+use crate::game::{Game, Status, Vacation};
 use crate::pbm::text;
 
 /// Escapes text for HTML.
@@ -147,17 +147,21 @@ pub fn game_mail(
     lead: &str,
     reply_to: Option<String>,
     unsubscribe: String,
+    now: i64,
 ) -> OutMail {
     let side = side_of(game, to.user_id);
     let link = settings.link(&format!("/game/{}", game.id));
     let foot = footer(settings, &unsubscribe);
     let answer = how_to_answer(game, to);
-    let board = text::board(game, Some(side));
+    let board = text::board(game, Some(side), now);
+    let clocks = text::clock_lines(game, now);
     let text = format!("{lead}\n\n{board}\n{answer}\nOn the site: {link}\n{foot}");
     let html_body = format!(
-        "<p>{}</p><p><b>{}</b></p>{}<p style=\"white-space:pre-line\">{}</p>",
+        "<p>{}</p><p><b>{}</b></p><p style=\"white-space:pre-line\">{}</p>{}\
+         <p style=\"white-space:pre-line\">{}</p>",
         escape(lead),
         escape(&text::status_line(game)),
+        escape(&clocks),
         board_html(game, side),
         escape(&answer)
     );
@@ -220,26 +224,40 @@ pub fn end_words(game: &Game) -> (String, String) {
     )
 }
 
-/// The subject and lead of a correspondence reminder: half the time used.
+/// The subject and lead of a correspondence reminder, with the time left.
 pub fn reminder_words(game: &Game, now: i64) -> (String, String) {
     let left = game
         .deadline()
         .map(|deadline| deadline - now)
         .unwrap_or_default()
         .max(0);
-    let hours = left / 3_600_000;
-    let left_words = if hours >= 48 {
-        format!("{} days", hours / 24)
-    } else {
-        format!("{hours} hours")
-    };
+    let left_words = text::duration_words(left);
     (
         format!(
             "Epaminondas board {}: your move, {left_words} left",
             game.id
         ),
         format!(
-            "Half your time for this move is used: {left_words} left before the game is lost on time."
+            "Your move on board {}: {left_words} left before the game is lost on time.",
+            game.id
+        ),
+    )
+}
+
+/// The subject and lead of the mail that announces an automatic vacation.
+pub fn vacation_words(game: &Game, vacation: &Vacation) -> (String, String) {
+    let who = game.seat(vacation.color).name();
+    (
+        format!(
+            "Epaminondas board {}: {who}'s time ran out, a vacation day was used",
+            game.id
+        ),
+        format!(
+            "{who}'s time on board {} ran out, so the server used vacation time from {who}'s \
+             yearly allowance: {who}'s correspondence clocks stop until {}. A player who would \
+             rather lose on time switches automatic vacation off in the settings.",
+            game.id,
+            text::utc_time(vacation.ends_at)
         ),
     )
 }

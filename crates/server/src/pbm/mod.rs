@@ -37,9 +37,11 @@ Epaminondas server commands (pbmserv style), one per request or mail:
   change address USERID PASSWORD EMAIL    the new address is verified by mail
   signoff USERID PASSWORD                 stop all mail from the server
   mail USERID PASSWORD each|digest|off [KIND ...]   what is mailed to you
-  epaminondas challenge [-size=ROWSxCOLS] [-symmetry=mirror|file|off] USERID OPPONENT PASSWORD
-      challenges OPPONENT: you play o (White, moves first), 7 days a move,
-      unrated; the reply gives the challenge its number
+  epaminondas challenge [-size=ROWSxCOLS] [-symmetry=mirror|file|off]
+                        [-days=N | -bank=START+INCREMENT/MAX] USERID OPPONENT PASSWORD
+      challenges OPPONENT: you play o (White, moves first), 7 days a move
+      (or N days, or a time bank like -bank=10d+36h/10d), unrated; the
+      reply gives the challenge its number
   epaminondas accept CHALLENGE USERID PASSWORD   accept a challenge: the game begins
   epaminondas reject CHALLENGE USERID PASSWORD   decline it (or withdraw your own)
   epaminondas move BOARD USERID PASSWORD MOVE[#MOVENO] [propose|undo|resign]
@@ -55,6 +57,13 @@ Epaminondas server commands (pbmserv style), one per request or mail:
   epaminondas accept BOARD USERID PASSWORD     accept the opponent's draw offer or undo
   epaminondas reject BOARD USERID PASSWORD     reject it
   epaminondas chat BOARD USERID PASSWORD MESSAGE   a message to your opponent
+  epaminondas mute|unmute BOARD USERID PASSWORD    hide your opponent's messages
+  epaminondas queue BOARD USERID PASSWORD [MOVES [; MOVES ...] | clear]
+      conditional moves: each line your opponent's move, your reply, and so
+      on; played the moment the opponent's move matches, dropped if not
+  epaminondas vacation USERID PASSWORD [DAYS [YYYY-MM-DD] | end N | auto on|off | cap GAMES]
+      your correspondence clocks stop on vacation (a yearly allowance);
+      auto: a day is taken when your time runs out; cap: most games at once
   epaminondas ratings                     the rating list
   epaminondas standings                   wins, draws and losses of every player
 
@@ -154,8 +163,12 @@ pub fn masked(command: &str) -> String {
         }
         (
             Some("epaminondas"),
-            Some("move" | "resign" | "propose" | "undo" | "accept" | "reject" | "chat" | "message"),
+            Some(
+                "move" | "resign" | "propose" | "undo" | "accept" | "reject" | "chat" | "message"
+                | "queue" | "mute" | "unmute",
+            ),
         ) => vec![4],
+        (Some("epaminondas"), Some("vacation")) => vec![3],
         _ => Vec::new(),
     };
     let masked: Vec<&str> = words
@@ -182,6 +195,48 @@ fn help(subject: &str) -> Result<String> {
             excerpt(other)
         ))),
     }
+}
+
+/// The form of the `vacation` command.
+const VACATION_FORM: &str = "epaminondas vacation USERID PASSWORD [DAYS [YYYY-MM-DD] | end NUMBER | auto on|off | cap GAMES]";
+
+/// A length like `10d`, `36h` or `1d12h`, in milliseconds.
+fn duration_option(text: &str) -> Option<i64> {
+    let mut total = 0i64;
+    let mut number = String::new();
+    for c in text.chars() {
+        match c {
+            '0'..='9' => number.push(c),
+            'd' | 'h' if !number.is_empty() => {
+                let n: i64 = number.parse().ok()?;
+                total += n * if c == 'd' {
+                    crate::game::DAY_MS
+                } else {
+                    3_600_000
+                };
+                number.clear();
+            }
+            _ => return None,
+        }
+    }
+    number.is_empty().then_some(total)
+}
+
+/// `-bank=START+INCREMENT/MAX` (lengths like `10d`, `36h`): a time bank.
+fn bank_option(value: &str) -> Result<TimeControl> {
+    let bad = || {
+        Error::invalid(format!(
+            "-bank: {:?} is not START+INCREMENT/MAX with lengths like 10d or 36h (e.g. -bank=10d+36h/10d)",
+            excerpt(value)
+        ))
+    };
+    let (start, rest) = value.split_once('+').ok_or_else(bad)?;
+    let (increment, max) = rest.split_once('/').ok_or_else(bad)?;
+    Ok(TimeControl::Bank {
+        initial_ms: duration_option(start).ok_or_else(bad)?,
+        increment_ms: duration_option(increment).ok_or_else(bad)?,
+        max_ms: duration_option(max).ok_or_else(bad)?,
+    })
 }
 
 fn usage(form: &str) -> Error {
@@ -226,6 +281,9 @@ impl Door<'_> {
                         | "help"
                         | "ratings"
                         | "standings"
+                        | "queue"
+                        | "mute"
+                        | "unmute"
                 ) =>
             {
                 self.play(caller, id, words[0]).await
@@ -233,18 +291,21 @@ impl Door<'_> {
             ["resign"] => service
                 .resign(caller, id)
                 .await
-                .map(|g| text::board(&g, g.color_of(caller.player.id))),
+                .map(|g| text::board(&g, g.color_of(caller.player.id), service.now())),
             ["propose" | "draw"] => service
                 .offer(caller, id, Offer::Draw, OfferAction::Offer)
                 .await
-                .map(|g| text::board(&g, g.color_of(caller.player.id))),
+                .map(|g| text::board(&g, g.color_of(caller.player.id), service.now())),
             ["undo"] => self.undo(caller, id).await,
             [verb @ ("accept" | "reject")] => self.answer(caller, id, *verb == "accept").await,
             ["board"] => service
                 .game(id)
                 .await
-                .map(|g| text::board(&g, g.color_of(caller.player.id))),
+                .map(|g| text::board(&g, g.color_of(caller.player.id), service.now())),
             ["history"] => service.game(id).await.map(|g| text::history(&g)),
+            ["queue", ..] => self.queue(caller, id, &words[1..]).await,
+            ["mute"] => self.mute(caller, id, true).await,
+            ["unmute"] => self.mute(caller, id, false).await,
             ["chat" | "message", ..] if words.len() > 1 => service
                 .chat(caller, id, &words[1..].join(" "))
                 .await
@@ -266,7 +327,11 @@ impl Door<'_> {
             None => (mv, None),
         };
         let game = self.service.play(caller, id, text, sent_at).await?;
-        Ok(text::board(&game, game.color_of(caller.player.id)))
+        Ok(text::board(
+            &game,
+            game.color_of(caller.player.id),
+            self.service.now(),
+        ))
     }
 
     /// `undo`: grants the opponent's pending takeback request, or asks for one.
@@ -278,7 +343,11 @@ impl Door<'_> {
             _ => OfferAction::Offer,
         };
         let game = service.offer(caller, id, Offer::Takeback, action).await?;
-        Ok(text::board(&game, game.color_of(caller.player.id)))
+        Ok(text::board(
+            &game,
+            game.color_of(caller.player.id),
+            service.now(),
+        ))
     }
 
     /// `accept` or `reject` of number `id`: a challenge, or a board's offer.
@@ -291,7 +360,7 @@ impl Door<'_> {
                     "Challenge {} accepted: board {} created.\n{}",
                     c.id,
                     game.id,
-                    text::board(&game, game.color_of(caller.player.id))
+                    text::board(&game, game.color_of(caller.player.id), service.now())
                 ))
             }
             Numbered::Challenge(c) => {
@@ -425,7 +494,7 @@ impl Door<'_> {
                 let game = service.game(board_number(board)?).await?;
                 let player = service.player(user).await?;
                 match game.color_of(player.id) {
-                    Some(side) => Ok(text::board(&game, Some(side))),
+                    Some(side) => Ok(text::board(&game, Some(side), service.now())),
                     None => Err(Error::NotAPlayer(game.id)),
                 }
             }
@@ -446,18 +515,49 @@ impl Door<'_> {
             ["epaminondas", verb @ ("chat" | "message"), ..] => Err(usage(&format!(
                 "epaminondas {verb} BOARD USERID PASSWORD MESSAGE"
             ))),
+            ["epaminondas", "queue", board, user, password, rest @ ..] => {
+                let id = board_number(board)?;
+                let caller = self.signed(user, password).await?;
+                self.queue(&caller, id, rest).await
+            }
+            ["epaminondas", "queue", ..] => Err(usage(
+                "epaminondas queue BOARD USERID PASSWORD [MOVES [; MOVES ...] | clear]",
+            )),
+            [
+                "epaminondas",
+                verb @ ("mute" | "unmute"),
+                board,
+                user,
+                password,
+            ] => {
+                let id = board_number(board)?;
+                let caller = self.signed(user, password).await?;
+                self.mute(&caller, id, *verb == "mute").await
+            }
+            ["epaminondas", verb @ ("mute" | "unmute"), ..] => {
+                Err(usage(&format!("epaminondas {verb} BOARD USERID PASSWORD")))
+            }
+            ["epaminondas", "vacation", user, password, rest @ ..] => {
+                let caller = self.signed(user, password).await?;
+                self.vacation(&caller, rest).await
+            }
+            ["epaminondas", "vacation", ..] => Err(usage(VACATION_FORM)),
             ["epaminondas", "games", user, which @ ("active" | "next")] => {
                 self.games_filtered(user, which).await
             }
             ["epaminondas", "standings"] => self.standings().await,
             ["epaminondas", "board", board] => {
                 let game = service.game(board_number(board)?).await?;
-                Ok(text::board(&game, None))
+                Ok(text::board(&game, None, service.now()))
             }
             ["epaminondas", "board", board, user] => {
                 let game = service.game(board_number(board)?).await?;
                 let black = matches!(game.seat(Color::Black), Seat::Human(p) if p.name.eq_ignore_ascii_case(user));
-                Ok(text::board(&game, black.then_some(Color::Black)))
+                Ok(text::board(
+                    &game,
+                    black.then_some(Color::Black),
+                    service.now(),
+                ))
             }
             ["epaminondas", "history", board] => {
                 let game = service.game(board_number(board)?).await?;
@@ -504,6 +604,109 @@ impl Door<'_> {
         }
     }
 
+    /// `queue`: shows `caller`'s conditional moves in game `id`, sets them
+    /// from lines of moves separated by `;`, or clears them.
+    async fn queue(&self, caller: &AuthUser, id: i64, words: &[&str]) -> Result<String> {
+        let service = self.service;
+        match words {
+            [] => {}
+            [clear] if clear.eq_ignore_ascii_case("clear") => {
+                service.set_conditional(caller, id, "").await?;
+            }
+            _ => {
+                service
+                    .set_conditional(caller, id, &words.join(" "))
+                    .await?;
+            }
+        }
+        let (game, lines) = service.conditional(caller, id).await?;
+        let mut out = format!(
+            "Conditional moves on board {} (each line: your opponent's move, your reply, ...; \
+             played the moment your opponent's move matches, private until then):\n",
+            game.id
+        );
+        if lines.is_empty() {
+            out.push_str("  none\n");
+        }
+        for (i, line) in lines.iter().enumerate() {
+            out.push_str(&format!("  {}. {}\n", i + 1, line.join(" ")));
+        }
+        Ok(out)
+    }
+
+    /// `mute` or `unmute` the opponent's chat in game `id`.
+    async fn mute(&self, caller: &AuthUser, id: i64, muted: bool) -> Result<String> {
+        self.service.mute_chat(caller, id, muted).await?;
+        Ok(if muted {
+            format!("Your opponent's messages on board {id} are muted: you will not see them.\n")
+        } else {
+            format!("Your opponent's messages on board {id} are shown again.\n")
+        })
+    }
+
+    /// `vacation`: shows the allowance and vacations, takes one, ends one,
+    /// or sets automatic vacation or the cap on correspondence games.
+    async fn vacation(&self, caller: &AuthUser, words: &[&str]) -> Result<String> {
+        let service = self.service;
+        let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+        let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+        let info = service.vacation_info(caller).await?;
+        let mut options = info.options;
+        match lower.as_slice() {
+            [] => {}
+            ["end", number] => {
+                service
+                    .end_vacation(caller, parse_number(number, "a vacation number")?)
+                    .await?;
+            }
+            ["auto", on @ ("on" | "off")] => {
+                options.auto_vacation = *on == "on";
+                service.set_correspondence_options(caller, options).await?;
+            }
+            ["cap", games] => {
+                options.max_correspondence = parse_number(games, "the most games")?;
+                service.set_correspondence_options(caller, options).await?;
+            }
+            [days] | [days, _] => {
+                let days = parse_number(days, "the number of days")?;
+                let start = match words.get(1) {
+                    Some(date) => Some(text::parse_utc_date(date).ok_or_else(|| {
+                        Error::invalid(format!("{:?} is not a date like 2026-12-24", excerpt(date)))
+                    })?),
+                    None => None,
+                };
+                service.take_vacation(caller, start, days).await?;
+            }
+            _ => return Err(usage(VACATION_FORM)),
+        }
+        let info = service.vacation_info(caller).await?;
+        let mut out = format!(
+            "Vacation of {}: {} of {} days left this year; automatic vacation {}; {}.\n",
+            caller.player.name,
+            (info.allowance_days - info.used_days).max(0),
+            info.allowance_days,
+            if info.options.auto_vacation {
+                "on"
+            } else {
+                "off"
+            },
+            match info.options.max_correspondence {
+                0 => "no cap on correspondence games".to_owned(),
+                n => format!("at most {n} correspondence games at once"),
+            }
+        );
+        for v in &info.vacations {
+            out.push_str(&format!(
+                "  vacation {}: {} to {}{}\n",
+                v.id,
+                text::utc_time(v.starts_at),
+                text::utc_time(v.ends_at),
+                if v.automatic { " (automatic)" } else { "" }
+            ));
+        }
+        Ok(out)
+    }
+
     /// `resign`, `propose` (a draw) or `undo` for `caller` in game `id`.
     async fn act(&self, caller: &AuthUser, id: i64, action: &str) -> Result<String> {
         let service = self.service;
@@ -516,7 +719,11 @@ impl Door<'_> {
             }
             _ => return self.undo(caller, id).await,
         };
-        Ok(text::board(&game, game.color_of(caller.player.id)))
+        Ok(text::board(
+            &game,
+            game.color_of(caller.player.id),
+            service.now(),
+        ))
     }
 
     /// `games USERID active|next`: the running games, or those where it is
@@ -569,9 +776,10 @@ impl Door<'_> {
 
     /// `epaminondas challenge [-size=ROWSxCOLS] [-symmetry=S] USERID OPPONENT PASSWORD`.
     async fn challenge(&self, words: &[&str]) -> Result<String> {
-        const FORM: &str = "epaminondas challenge [-size=ROWSxCOLS] [-symmetry=mirror|file|off] USERID OPPONENT PASSWORD";
+        const FORM: &str = "epaminondas challenge [-size=ROWSxCOLS] [-symmetry=mirror|file|off] [-days=N | -bank=START+INCREMENT/MAX] USERID OPPONENT PASSWORD";
         let mut size = None;
         let mut symmetry = None;
+        let mut time = TimeControl::Correspondence { days_per_move: 7 };
         let mut rest = Vec::new();
         for word in words {
             let Some(option) = word.strip_prefix('-') else {
@@ -587,9 +795,17 @@ impl Door<'_> {
                     size = Some(rows_by_cols.transposed());
                 }
                 Some(("symmetry", value)) => symmetry = Some(value),
+                Some(("days", value)) => {
+                    let days_per_move = value.parse().map_err(|_| {
+                        Error::invalid(format!("-days: {:?} is not a number", excerpt(value)))
+                    })?;
+                    time = TimeControl::Correspondence { days_per_move };
+                }
+                Some(("bank", value)) => time = bank_option(value)?,
                 _ => {
                     return Err(Error::invalid(format!(
-                        "unknown option {:?}: use -size=ROWSxCOLS or -symmetry=mirror|file|off",
+                        "unknown option {:?}: use -size=ROWSxCOLS, -symmetry=mirror|file|off, \
+                         -days=N or -bank=START+INCREMENT/MAX",
                         excerpt(word)
                     )));
                 }
@@ -604,7 +820,7 @@ impl Door<'_> {
             symmetry,
             Some("white"),
             false,
-            Some(TimeControl::Correspondence { days_per_move: 7 }),
+            Some(time),
         )?;
         if let Some(size) = size {
             options.size = size;
@@ -636,7 +852,11 @@ impl Door<'_> {
             _ => Offer::Draw,
         };
         let game = service.offer(caller, id, kind, action).await?;
-        Ok(text::board(&game, game.color_of(caller.player.id)))
+        Ok(text::board(
+            &game,
+            game.color_of(caller.player.id),
+            service.now(),
+        ))
     }
 
     async fn games(&self, user: &str) -> Result<String> {

@@ -47,8 +47,99 @@ fn header(game: &Game) -> String {
     )
 }
 
-/// The board reply, seen from `side` (White's side when `None`).
-pub fn board(game: &Game, side: Option<Color>) -> String {
+/// A moment as `2026-11-24 13:05 UTC`.
+pub fn utc_time(ms: i64) -> String {
+    let seconds = u64::try_from(ms.max(0) / 1000).unwrap_or(0);
+    let date = epaminondas_rules::pgn_date(seconds).replace('.', "-");
+    format!(
+        "{date} {:02}:{:02} UTC",
+        seconds / 3600 % 24,
+        seconds / 60 % 60
+    )
+}
+
+/// Midnight UTC at the start of a date written `YYYY-MM-DD`, in
+/// milliseconds since the epoch.
+pub fn parse_utc_date(text: &str) -> Option<i64> {
+    let mut parts = text.splitn(3, '-');
+    let year: i64 = parts.next()?.parse().ok()?;
+    let month: i64 = parts.next()?.parse().ok()?;
+    let day: i64 = parts.next()?.parse().ok()?;
+    if !(1970..=9999).contains(&year) || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // H. Hinnant's days_from_civil.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = era * 146_097 + day_of_era - 719_468;
+    let ms = days * 86_400_000;
+    // A day the month does not have (31 June) comes back as another date.
+    (utc_time(ms)[..10] == *text).then_some(ms)
+}
+
+/// The clocks at `now`, for every game with a time limit: the time left
+/// for this move (and when it is due), each side's bank or clock, and who
+/// is on vacation with their clock stopped.
+pub fn clock_lines(game: &Game, now: i64) -> String {
+    let mut out = String::new();
+    if game.is_finished() {
+        return out;
+    }
+    let turn = game.turn();
+    match game.control {
+        TimeControl::Unlimited => return out,
+        TimeControl::Correspondence { .. } => {}
+        TimeControl::Bank { .. } | TimeControl::Live { .. } => {
+            let bank = |color| duration_words(game.remaining_ms(color, now));
+            let what = if matches!(game.control, TimeControl::Bank { .. }) {
+                "Time banks"
+            } else {
+                "Clocks"
+            };
+            out += &format!(
+                "{what}: o {}, x {}.\n",
+                bank(Color::White),
+                bank(Color::Black)
+            );
+        }
+    }
+    if let Some(deadline) = game.deadline() {
+        out += &format!(
+            "{} has {} for this move (until {}).\n",
+            seat_label(game, turn),
+            duration_words(game.running_ms(turn, now, deadline)),
+            utc_time(deadline)
+        );
+    }
+    for color in [Color::White, Color::Black] {
+        if let Some(v) = game.on_vacation(color, now) {
+            out += &format!(
+                "{} is on {}vacation until {}: their clock is stopped.\n",
+                seat_label(game, color),
+                if v.automatic { "automatic " } else { "" },
+                utc_time(v.ends_at)
+            );
+        } else if let Some(v) = game
+            .vacations
+            .iter()
+            .find(|v| v.color == color && v.starts_at > now)
+        {
+            out += &format!(
+                "{} will be on vacation from {} to {}.\n",
+                seat_label(game, color),
+                utc_time(v.starts_at),
+                utc_time(v.ends_at)
+            );
+        }
+    }
+    out
+}
+
+/// The board reply at `now`, seen from `side` (White's side when `None`).
+pub fn board(game: &Game, side: Option<Color>, now: i64) -> String {
     let pos = game.position();
     let mut diagram = Diagram::new(pos).from_side(side.unwrap_or(Color::White));
     if let Some(&mv) = game.record.moves().last() {
@@ -57,6 +148,7 @@ pub fn board(game: &Game, side: Option<Color>) -> String {
     let mut out = header(game);
     out.push_str(&status_line(game));
     out.push('\n');
+    out.push_str(&clock_lines(game, now));
     if let Some(offer) = game.draw_offer {
         out.push_str(&format!("{} offers a draw.\n", side_label(offer)));
     }
@@ -105,8 +197,24 @@ pub fn summary(game: &Game) -> String {
     )
 }
 
+/// A length of time in words: `3 days 12 hours`, `5 hours 20 minutes`,
+/// `40 minutes`.
+pub fn duration_words(ms: i64) -> String {
+    let ms = ms.max(0);
+    let minutes = ms / 60_000;
+    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let unit = |n: i64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    match (days, hours) {
+        (0, 0) => unit(minutes, "minute"),
+        (0, _) if minutes > 0 => format!("{} {}", unit(hours, "hour"), unit(minutes, "minute")),
+        (0, _) => unit(hours, "hour"),
+        (_, 0) => unit(days, "day"),
+        _ => format!("{} {}", unit(days, "day"), unit(hours, "hour")),
+    }
+}
+
 /// The time control in words.
-fn time_words(control: TimeControl) -> String {
+pub fn time_words(control: TimeControl) -> String {
     match control {
         TimeControl::Unlimited => "no time limit".into(),
         TimeControl::Correspondence { days_per_move } => format!(
@@ -117,6 +225,16 @@ fn time_words(control: TimeControl) -> String {
             initial_ms,
             increment_ms,
         } => format!("{} min + {} s", initial_ms / 60_000, increment_ms / 1000),
+        TimeControl::Bank {
+            initial_ms,
+            increment_ms,
+            max_ms,
+        } => format!(
+            "time bank of {} + {} a move, at most {}",
+            duration_words(initial_ms),
+            duration_words(increment_ms),
+            duration_words(max_ms)
+        ),
     }
 }
 
@@ -150,4 +268,30 @@ pub fn challenge_made(c: &Challenge) -> String {
         line = challenge_line(c),
         challenger = c.challenger.name,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_durations_read_and_write_back() {
+        let ms = parse_utc_date("2026-11-24").unwrap();
+        assert_eq!(utc_time(ms), "2026-11-24 00:00 UTC");
+        assert_eq!(
+            utc_time(ms + 13 * 3_600_000 + 5 * 60_000),
+            "2026-11-24 13:05 UTC"
+        );
+        assert_eq!(
+            parse_utc_date("2024-02-29").map(utc_time).unwrap(),
+            "2024-02-29 00:00 UTC"
+        );
+        assert_eq!(parse_utc_date("2026-02-29"), None);
+        assert_eq!(parse_utc_date("2026-13-01"), None);
+        assert_eq!(parse_utc_date("yesterday"), None);
+        assert_eq!(duration_words(0), "0 minutes");
+        assert_eq!(duration_words(90 * 60_000), "1 hour 30 minutes");
+        assert_eq!(duration_words(36 * 3_600_000), "1 day 12 hours");
+        assert_eq!(duration_words(10 * 86_400_000), "10 days");
+    }
 }

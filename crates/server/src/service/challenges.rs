@@ -149,6 +149,14 @@ impl Service {
             }
             Opponent::Anyone => None,
         };
+        if control.is_correspondence() {
+            self.check_correspondence_room(user.player.id, "you")
+                .await?;
+            if let Some(target) = &target {
+                self.check_correspondence_room(target.id, &target.name)
+                    .await?;
+            }
+        }
         let (seeks, named) = store::open_challenge_counts(&self.db, user.player.id).await?;
         if target.is_none() && seeks >= self.limits.open_seeks {
             return Err(Error::conflict(format!(
@@ -269,7 +277,14 @@ impl Service {
             rated: c.rated,
             control: c.control,
         };
+        if c.control.is_correspondence() {
+            self.check_correspondence_room(user.player.id, "you")
+                .await?;
+            self.check_correspondence_room(c.challenger.id, &c.challenger.name)
+                .await?;
+        }
         let mut game = Game::new(settings, self.now());
+        self.with_vacations(&mut game).await?;
         let challenger = self.profile_for_mail(c.challenger.id).await;
         let accepter = self.profile_for_mail(user.player.id).await;
         let profiles: Vec<&crate::mail::MailProfile> =

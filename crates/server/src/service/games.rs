@@ -110,6 +110,24 @@ impl Service {
             };
             let now = self.now();
             let mut next = current.clone();
+            // Before a correspondence player loses on time: the vacations
+            // they booked, or automatic vacation days if they allow them.
+            let rescued = if current.deadline().is_some_and(|d| d <= now) {
+                match self.rescue_from_time_out(&current, now).await {
+                    Ok(Some(periods)) => {
+                        next.set_vacations(next.turn(), &periods);
+                        next.seat(next.turn()).player_id()
+                    }
+                    Ok(None) => None,
+                    Err(e) => {
+                        tracing::warn!("vacations before a time-out in game {id}: {e}");
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            let rescued_state = rescued.map(|_| next.clone());
             let flagged = next.flag(now);
             let outcome = if flagged {
                 Err(Error::Game(GameError::TimeRanOut {
@@ -124,7 +142,11 @@ impl Service {
                 *held = None;
                 return outcome.map(|()| current);
             }
-            if outcome.is_err() && !flagged {
+            // A refused change still keeps the vacations that saved the clock.
+            if let (Err(_), Some(state)) = (&outcome, rescued_state) {
+                next = state;
+            }
+            if outcome.is_err() && !flagged && rescued.is_none() {
                 // A refusal stands only if it was made on the stored state.
                 if from_cache && store::game_version(&self.db, id).await? != Some(current.version) {
                     continue;
@@ -156,6 +178,10 @@ impl Service {
                     self.forget(id);
                 }
                 self.after_change(&current, &next).await;
+                if let Some(player) = rescued {
+                    // The player's other games stop their clocks too.
+                    self.clone().apply_vacations_later(player);
+                }
                 return outcome.map(|()| next);
             }
             // Another process changed the game: read it again and retry.

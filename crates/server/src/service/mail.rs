@@ -104,8 +104,17 @@ impl Service {
     ) -> Option<OutMail> {
         let digest = to.wants(kind)?;
         let (reply, stop, tokens) = self.with_tokens(settings, to, game.id);
-        let mut mail =
-            compose::game_mail(settings, game, to, kind, subject, lead, Some(reply), stop);
+        let mut mail = compose::game_mail(
+            settings,
+            game,
+            to,
+            kind,
+            subject,
+            lead,
+            Some(reply),
+            stop,
+            self.now(),
+        );
         mail.tokens = tokens;
         mail.digest = digest;
         Some(mail)
@@ -154,6 +163,17 @@ impl Service {
                 send(to, MailKind::End, subject.clone(), lead.clone());
             }
             return mails;
+        }
+        // An automatic vacation is announced to both players.
+        if let Some(v) = after
+            .vacations
+            .iter()
+            .find(|v| v.automatic && !before.vacations.contains(v))
+        {
+            let (subject, lead) = compose::vacation_words(after, v);
+            for to in profiles.values() {
+                send(to, MailKind::Reminder, subject.clone(), lead.clone());
+            }
         }
         if after.ply() > before.ply() {
             let to_move = after.seat(after.turn()).player_id();
@@ -494,7 +514,12 @@ impl Service {
         let game = self.game(id).await?;
         let me = game.color_of(user.player.id).ok_or(Error::NotAPlayer(id))?;
         let mut mails = Vec::new();
-        if let (Some(settings), Some(opponent)) = (self.sending(), game.seat(!me).player_id())
+        let opponent = game.seat(!me).player_id();
+        let muted = match opponent {
+            Some(opponent) => store::chat_muted(&self.db, opponent, id).await?,
+            None => false,
+        };
+        if let (Some(settings), Some(opponent), false) = (self.sending(), opponent, muted)
             && let Ok(Some(to)) = store::mail_profile(&self.db, opponent).await
             && let Some(digest) = to.wants(MailKind::Chat)
         {
@@ -521,11 +546,21 @@ impl Service {
         Ok(message)
     }
 
-    /// The chat of game `id`, for its players only.
-    pub async fn chat_messages(&self, user: &AuthUser, id: i64) -> Result<Vec<store::ChatMessage>> {
+    /// The chat of game `id`, for its players only, and whether `user` has
+    /// muted the opponent (whose messages are then left out).
+    pub async fn chat_messages(
+        &self,
+        user: &AuthUser,
+        id: i64,
+    ) -> Result<(Vec<store::ChatMessage>, bool)> {
         let game = self.game(id).await?;
         game.color_of(user.player.id).ok_or(Error::NotAPlayer(id))?;
-        store::chat_of(&self.db, id, 200).await
+        let muted = store::chat_muted(&self.db, user.player.id, id).await?;
+        let mut messages = store::chat_of(&self.db, id, 200).await?;
+        if muted {
+            messages.retain(|m| m.author == user.player.name);
+        }
+        Ok((messages, muted))
     }
 
     /// Handles one received message: reads it, runs its commands for the

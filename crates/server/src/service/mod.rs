@@ -7,6 +7,7 @@
 mod accounts;
 mod analysis;
 mod challenges;
+mod correspondence;
 mod events;
 mod games;
 mod mail;
@@ -15,6 +16,7 @@ mod ratings;
 pub use accounts::Session;
 pub use analysis::{AnalysisRun, MAX_ANALYSIS_MS};
 pub use challenges::{ChallengeOptions, Created, Numbered, Opponent, offered_boards};
+pub use correspondence::{MAX_VACATION_DAYS, VacationInfo, Waiting};
 pub use events::Hello;
 pub use games::GAMES_LISTED;
 pub use mail::{MAX_CHAT, MailOutcome};
@@ -101,7 +103,14 @@ pub struct Settings {
     /// Mail: the server's domain, and the relay it sends through (`None`:
     /// no mail is received or sent).
     pub mail: Option<crate::mail::MailSettings>,
+    /// Vacation days each player may take a calendar year, during which
+    /// their correspondence clocks stop.
+    pub vacation_days: i64,
 }
+
+/// The vacation days a year a player gets unless the operator says
+/// otherwise (Little Golem's allowance is similar).
+pub const DEFAULT_VACATION_DAYS: i64 = 30;
 
 /// One game's slot in the cache, locked while the game is changed.
 type Slot = Arc<tokio::sync::Mutex<Option<Game>>>;
@@ -146,6 +155,8 @@ pub struct Service {
     mail_errors: WindowCounter<String>,
     /// Woken when mail is queued, so that the sender sends it at once.
     pub mail_waiting: tokio::sync::Notify,
+    /// Vacation days a player gets a calendar year.
+    vacation_days: i64,
 }
 
 /// Failure windows for password checks per account: 15 minutes.
@@ -184,6 +195,7 @@ impl Service {
             mail_senders: WindowCounter::new(60_000),
             mail_errors: WindowCounter::new(3_600_000),
             mail_waiting: tokio::sync::Notify::new(),
+            vacation_days: settings.vacation_days.max(0),
         });
         if service.sending().is_some() {
             crate::mail::sender::start(&service);

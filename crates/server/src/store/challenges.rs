@@ -48,6 +48,7 @@ fn challenge_from_row(row: &AnyRow) -> Result<Challenge> {
             row.try_get("initial_ms")?,
             row.try_get("increment_ms")?,
             row.try_get("days_per_move")?,
+            row.try_get("max_ms")?,
         ),
         status: row
             .try_get::<String, _>("status")?
@@ -65,13 +66,13 @@ pub async fn insert_challenge(
     c: &mut Challenge,
     mails: impl FnOnce(&Challenge) -> Vec<OutMail>,
 ) -> Result<()> {
-    let (initial, increment, days) = c.control.columns();
+    let (initial, increment, days, max) = c.control.columns();
     let mut tx = db.write.begin().await?;
     c.id = next_number(&mut tx, "challenge").await?;
     sqlx::query(
         "INSERT INTO challenges (id, challenger_id, target_id, files, ranks, symmetry, color, \
-         rated, time_kind, initial_ms, increment_ms, days_per_move, status, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13)",
+         rated, time_kind, initial_ms, increment_ms, days_per_move, max_ms, status, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'open', $14)",
     )
     .bind(c.id)
     .bind(c.challenger.id)
@@ -85,6 +86,7 @@ pub async fn insert_challenge(
     .bind(initial)
     .bind(increment)
     .bind(days)
+    .bind(max)
     .bind(c.created_at)
     .execute(&mut *tx)
     .await?;

@@ -6,17 +6,18 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::{ids, next_number};
+use crate::conditional::Conditional;
 use crate::db::Database;
 use crate::error::{Error, Result};
-use crate::game::{EndReason, Game, Player, Seat, Status, TimeControl};
+use crate::game::{EndReason, Game, Player, Seat, Status, TimeControl, Vacation};
 use crate::mail::OutMail;
 
 const GAME_COLUMNS: &str = "white_id, black_id, engine_level, files, ranks, symmetry, rated, \
     time_kind, initial_ms, increment_ms, days_per_move, moves, status, result, reason, white_ms, \
     black_ms, turn_started_at, deadline_at, remind_at, draw_offer, takeback_offer, version, \
-    created_at, ended_at";
+    created_at, ended_at, max_ms, vacations, white_conditional, black_conditional";
 /// The number of columns in [`GAME_COLUMNS`].
-const GAME_COLUMN_COUNT: usize = 25;
+const GAME_COLUMN_COUNT: usize = 29;
 
 const GAME_SELECT: &str = "SELECT g.*, w.name AS white_name, b.name AS black_name FROM games g \
     LEFT JOIN users w ON w.id = g.white_id LEFT JOIN users b ON b.id = g.black_id";
@@ -29,7 +30,7 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &Game) -> AnyQuery<'q> {
         _ => None,
     };
     let size = game.position().size();
-    let (initial, increment, days) = game.control.columns();
+    let (initial, increment, days, max) = game.control.columns();
     let (status, result, reason) = match game.status {
         Status::Active => ("active", None, None),
         Status::Finished { result, reason } => (
@@ -64,6 +65,10 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &Game) -> AnyQuery<'q> {
         .bind(game.version)
         .bind(game.created_at)
         .bind(game.ended_at)
+        .bind(max)
+        .bind(Vacation::list_text(&game.vacations))
+        .bind(game.conditional[0].to_text())
+        .bind(game.conditional[1].to_text())
 }
 
 /// Stores a new game and gives it its board number.
@@ -173,6 +178,7 @@ fn game_from_row(row: &AnyRow) -> Result<Game> {
         row.try_get("initial_ms")?,
         row.try_get("increment_ms")?,
         row.try_get("days_per_move")?,
+        row.try_get("max_ms")?,
     );
     let status = match row.try_get::<String, _>("status")?.as_str() {
         "active" => Status::Active,
@@ -218,11 +224,26 @@ fn game_from_row(row: &AnyRow) -> Result<Game> {
         reminded: false,
         draw_offer: offer("draw_offer")?,
         takeback_offer: offer("takeback_offer")?,
+        vacations: Vacation::parse_list(&row.try_get::<String, _>("vacations")?),
+        conditional: Default::default(),
         version: row.try_get("version")?,
         created_at: row.try_get("created_at")?,
         ended_at: row.try_get("ended_at")?,
     };
-    game.reminded = remind_at.is_none() && matches!(control, TimeControl::Correspondence { .. });
+    game.reminded = remind_at.is_none() && control.is_correspondence();
+    // Conditional moves wait for the opponent: only the side not to move
+    // has any, and they are read from the position now.
+    if !game.is_finished() {
+        let waiting = !game.turn();
+        let column = match waiting {
+            Color::White => "white_conditional",
+            Color::Black => "black_conditional",
+        };
+        let text: String = row.try_get(column)?;
+        if let Ok(tree) = Conditional::parse(game.position(), &text) {
+            game.conditional[usize::from(waiting == Color::Black)] = tree;
+        }
+    }
     game.name_players();
     Ok(game)
 }

@@ -4,12 +4,14 @@
 
 mod accounts;
 mod challenges;
+mod correspondence;
 mod games;
 mod mail;
 mod ratings;
 
 pub use accounts::*;
 pub use challenges::*;
+pub use correspondence::*;
 pub use games::*;
 pub use mail::*;
 pub use ratings::*;

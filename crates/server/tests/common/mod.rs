@@ -118,6 +118,7 @@ pub fn settings(url: &str, clock: Arc<ManualClock>, limits: RateLimits) -> Setti
         engine_time: Duration::from_millis(200),
         sweep_every: None,
         mail: None,
+        vacation_days: epaminondas_server::service::DEFAULT_VACATION_DAYS,
     }
 }
 
@@ -272,6 +273,19 @@ impl TestServer {
             Some(json!({"move": mv, "ply": ply})),
         )
         .await
+    }
+
+    /// `who` switches automatic vacation off: their time may run out.
+    pub async fn no_auto_vacation(&self, who: &User) {
+        let (status, body) = self
+            .call(
+                "POST",
+                "/api/account/correspondence",
+                Some(&who.token),
+                Some(json!({"auto_vacation": false})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
     }
 
     /// `challenger` challenges `opponent`, who accepts; returns the game.
