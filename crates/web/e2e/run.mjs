@@ -460,6 +460,82 @@ await test("mail: the address confirmed by its mailed link, mail choices saved, 
   await context.close();
 });
 
+await test("correspondence: a time bank, a conditional move planned on the analysis board and played at once, a vacation, the chat muted, the games waiting", async () => {
+  const alice = await visitor("/signup");
+  const bob = await visitor("/signup");
+  const suffix = Date.now() % 100000;
+  const names = [`carla${suffix}`, `dave${suffix}`];
+  for (const [i, who] of [alice, bob].entries()) {
+    await who.page.fill("#signup-name", names[i]);
+    await who.page.fill("#signup-password", "correct horse battery");
+    await who.page.fill("#signup-email", `${names[i]}@example.com`);
+    await who.page.click("#signup button[type=submit]");
+    await who.page.waitForURL(`${base}/`);
+    await who.page.locator("#account", { hasText: names[i] }).waitFor();
+  }
+  const form = alice.page.locator("form[aria-labelledby=challenge-title]");
+  await form.locator("#opponent").fill(names[1]);
+  await form.locator("select[name=board]").selectOption("8x8");
+  await form.locator("select[name=color]").selectOption("white");
+  await form.locator("select[name=time]").selectOption("time bank 10d+36h max 10d");
+  await form.locator("button[type=submit]").click();
+  await bob.page.locator("#challenges button.accept").click();
+  await bob.page.waitForURL(/\/game\/\d+$/);
+  await alice.page.waitForURL(/\/game\/\d+$/);
+  const id = gameId(alice.page);
+  // The bank shows as days and hours, and Alice's move waits on her lobby.
+  await alice.page.locator('[data-clock="white"]', { hasText: /^(10d 0h|9d 23h)$/ }).waitFor();
+  await alice.page.goto("/");
+  await alice.page.locator(`#your-move [data-game="${id}"]`, { hasText: "left" }).waitFor();
+  await alice.page.waitForFunction(() => document.title.startsWith("(1)"));
+  await alice.page.click("#next-game");
+  await alice.page.waitForURL(`${base}/game/${id}`);
+  // Alice moves, then plans a reply to Bob's likely answer on the analysis board.
+  let game = await gameState(alice.page, id);
+  await clickMove(alice.page, game.legal.find((m) => m.text === "a2-a3"));
+  await waitForMoves(alice.page, 1);
+  await alice.page.click("#plan-conditional");
+  await alice.page.waitForURL(`${base}/analysis`);
+  await alice.page.locator("#conditional-title", { hasText: `game ${id}` }).waitFor();
+  game = await gameState(alice.page, id);
+  const theirs = game.legal.find((m) => m.captured.length === 0);
+  await clickMove(alice.page, theirs);
+  await waitForMoves(alice.page, 2);
+  await alice.page.click('svg.board [data-square="b2"]');
+  await alice.page.click('svg.board [data-square="b3"]');
+  const pick = alice.page.locator('.picker button[data-move="b2-b3"]');
+  if (await pick.count()) await pick.click();
+  await waitForMoves(alice.page, 3);
+  await alice.page.click("#add-conditional");
+  await alice.page.locator("#conditional-lines li", { hasText: `${theirs.text} b2-b3` }).waitFor();
+  await alice.page.screenshot({ path: join(shots, "conditional.png"), fullPage: true });
+  await alice.page.click(`a[href="/game/${id}"]`);
+  await alice.page.locator("#conditional-list li", { hasText: `${theirs.text} b2-b3` }).waitFor();
+  // Bob plays the foreseen move: Alice's reply is on the board at once.
+  await bob.page.waitForFunction(() => document.querySelector(".status")?.textContent?.startsWith("Your move"));
+  await clickMove(bob.page, (await gameState(bob.page, id)).legal.find((m) => m.text === theirs.text));
+  await waitForMoves(bob.page, 3);
+  assert.equal(await bob.page.locator(".moves button").nth(2).textContent(), "b2-b3");
+  // Bob takes a vacation; Alice sees it on the game.
+  await bob.page.goto("/settings");
+  await bob.page.fill("#vacation-days", "3");
+  await bob.page.click("#take-vacation button[type=submit]");
+  await bob.page.locator("#vacation-list li").waitFor();
+  assert.match(await bob.page.locator("#vacation-left").textContent(), /^27 of 30/);
+  await bob.page.screenshot({ path: join(shots, "vacation.png"), fullPage: true });
+  await alice.page.reload();
+  await alice.page.locator('[data-vacation="black"]', { hasText: "on vacation until" }).waitFor();
+  // Bob writes; Alice mutes him.
+  await bob.page.goto(`/game/${id}`);
+  await bob.page.fill("#chat-input", "see you after my holiday");
+  await bob.page.click("#chat-form button[type=submit]");
+  await alice.page.locator("#chat li", { hasText: "see you after my holiday" }).waitFor();
+  await alice.page.click("#chat-mute");
+  await alice.page.locator("#chat li", { hasText: "muted" }).waitFor();
+  assert.equal(await alice.page.locator("#chat li", { hasText: "holiday" }).count(), 0);
+  for (const who of [alice, bob]) await who.context.close();
+});
+
 await test("the site works at a phone-sized viewport", async () => {
   const { context, page } = await visitor("/", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   await page.locator("form[aria-labelledby=computer-title] select[name=board]").selectOption("10x8");
@@ -471,10 +547,18 @@ await test("the site works at a phone-sized viewport", async () => {
   assert.ok(box.width <= 390 && box.x >= 0, `the board fits the screen: ${JSON.stringify(box)}`);
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(scrollWidth <= 390, `no sideways scrolling (${scrollWidth}px)`);
+  // The squares are smaller than a fingertip: a tap opens the loupe, whose
+  // squares are 48 px, and the move is picked there.
   await page.tap('svg.board [data-square="c2"]');
-  await page.tap('svg.board [data-square="c3"]');
+  const square = await page.locator('.loupe [data-square="c2"]').boundingBox();
+  assert.ok(square.width >= 44 && square.height >= 44, `loupe squares fit a finger: ${JSON.stringify(square)}`);
+  const loupe = await page.locator(".loupe").boundingBox();
+  assert.ok(loupe.x >= 0 && loupe.x + loupe.width <= 390, `the loupe fits the screen: ${JSON.stringify(loupe)}`);
+  await page.tap('.loupe [data-square="c2"]');
+  await page.tap('.loupe [data-square="c3"]');
   await page.tap('.picker button[data-move="c2-c3"]');
   await waitForMoves(page, 1);
+  assert.ok(await page.locator(".loupe").isHidden(), "the loupe closes after the move");
   await page.screenshot({ path: join(shots, "phone.png"), fullPage: true });
   await context.close();
 });

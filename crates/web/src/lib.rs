@@ -44,6 +44,7 @@ assets! {
     "js/account.js" => JS,
     "js/analysis.js" => JS,
     "js/mail.js" => JS,
+    "js/vacation.js" => JS,
 }
 
 /// The single HTML page: every path of the site (`/`, `/game/101`,

@@ -6,6 +6,7 @@ import { api, currentUser, deleteAccount, signIn, signOutEverywhere, signUp } fr
 import { h, replace, timeText, toast } from "./dom.js";
 import { navigate } from "./app.js";
 import { mailPanel } from "./mail.js";
+import { vacationPanel } from "./vacation.js";
 
 /**
  * A form with labelled fields, a submit button and a place for its error.
@@ -104,6 +105,7 @@ export function settingsPage(main) {
   });
   const tokens = tokenPanel();
   const mail = mailPanel();
+  const vacation = vacationPanel();
   replace(main,
     h("h1", {}, "Settings"),
     h("div", { class: "grid" },
@@ -112,6 +114,7 @@ export function settingsPage(main) {
         h("p", { class: "muted" }, "Changing it signs out every other session and browser."),
         passwordForm),
       mail.el,
+      vacation.el,
       h("section", { class: "panel", "aria-labelledby": "sessions-title" },
         h("h2", { id: "sessions-title" }, "Sessions"),
         h("p", { class: "muted" }, "Signed in on a computer you no longer use? End every session, this one included."),

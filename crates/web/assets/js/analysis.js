@@ -13,9 +13,14 @@ export function analysisPage(main) {
   /** The line: where it starts and its moves; `ply` moves of it are shown. */
   const offered = siteOptions();
   let line = { start: /** @type {string | undefined} */ (undefined), board: offered.default_board, symmetry: "mirror", moves: /** @type {string[]} */ ([]) };
+  /** @type {{game: number, ply: number} | null} a game whose conditional moves are planned here */
+  let plan = null;
   if (saved) {
     try {
-      line = { ...line, ...JSON.parse(saved) };
+      const handed = JSON.parse(saved);
+      plan = handed.conditional || null;
+      delete handed.conditional;
+      line = { ...line, ...handed };
     } catch { /* a damaged hand-over: start afresh */ }
   }
   let ply = line.moves.length;
@@ -82,7 +87,52 @@ export function analysisPage(main) {
             h("button", { type: "button", class: "secondary", onclick: () => board.setFlipped(!board.flipped) }, "Flip board"),
             editButton),
           moveList, positionText),
-        engine, loader)));
+        plan ? conditionalPanel(plan) : null, engine, loader)));
+
+  /**
+   * The player's conditional moves in the game being planned: each line
+   * starts with the opponent's move; the moves played here beyond the
+   * game's position are added as a line.
+   * @param {{game: number, ply: number}} planned
+   */
+  function conditionalPanel(planned) {
+    const path = `/api/games/${planned.game}/conditional`;
+    const list = h("ol", { id: "conditional-lines" });
+    /** @type {string[]} */
+    let lines = [];
+    async function save(/** @type {string[]} */ next) {
+      try {
+        lines = (await api(path, { lines: next }, "PUT")).lines;
+        drawLines();
+        return true;
+      } catch (error) {
+        toast(`Conditional moves refused: ${/** @type {Error} */ (error).message}`, "error");
+        return false;
+      }
+    }
+    function drawLines() {
+      replace(list, lines.length === 0
+        ? h("li", { class: "muted" }, "None yet.")
+        : lines.map((text, i) => h("li", {}, h("code", {}, text), " ",
+          h("button", { type: "button", class: "secondary", onclick: () => save(lines.filter((_, j) => j !== i)) }, "Remove"))));
+    }
+    api(path).then((view) => {
+      lines = view.lines;
+      drawLines();
+    }, (error) => toast(error.message, "error"));
+    const add = h("button", { type: "button", id: "add-conditional", onclick: async () => {
+      const moves = line.moves.slice(planned.ply, ply);
+      if (moves.length < 2) {
+        toast("Play your opponent's move and your reply on the board first", "error");
+        return;
+      }
+      if (await save([...lines, moves.join(" ")])) toast("Conditional moves saved");
+    } }, "Add the moves played here");
+    return h("section", { class: "panel", "aria-labelledby": "conditional-title", id: "conditional" },
+      h("h2", { id: "conditional-title" }, `Conditional moves, game ${planned.game}`),
+      h("p", { class: "muted" }, "Play your opponent's possible move and your reply (and more pairs) from the game's position, then add them. Your reply is played the moment their move matches; the lines stay private until then."),
+      list, add, " ", h("a", { href: `/game/${planned.game}` }, "Back to the game"));
+  }
 
   /**
    * Asks the server for the position after `moves` of the line.

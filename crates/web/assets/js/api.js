@@ -227,3 +227,22 @@ export async function readLines(response, onMessage) {
     }
   }
 }
+
+/**
+ * The signed-in player's games waiting for their move, the least time left
+ * first (`GET /api/account/waiting`); the page title shows how many.
+ * @returns {Promise<any[]>}
+ */
+export async function waitingGames() {
+  if (!me) {
+    document.title = "Epaminondas";
+    return [];
+  }
+  try {
+    const { games } = await api("/api/account/waiting");
+    document.title = games.length ? `(${games.length}) Epaminondas` : "Epaminondas";
+    return games;
+  } catch {
+    return [];
+  }
+}

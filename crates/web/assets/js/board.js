@@ -48,7 +48,10 @@ export class Board {
     this.focus = { col: 0, row: 0 };
     this.svg = /** @type {SVGSVGElement} */ (s("svg", { class: "board", role: "grid" }));
     this.picker = h("div", { class: "picker", hidden: true });
-    this.el = h("div", { class: "board-wrap" }, this.svg, this.picker);
+    /** @type {{col: number, row: number} | null} the loupe's centre, when open */
+    this.loupeAt = null;
+    this.loupe = h("div", { class: "loupe", hidden: true, role: "dialog", "aria-label": "Magnified squares" });
+    this.el = h("div", { class: "board-wrap" }, this.svg, this.picker, this.loupe);
     this.drag = null;
     this.suppressClick = false;
     this.picker.addEventListener("keydown", (e) => {
@@ -75,6 +78,7 @@ export class Board {
     this.interactive = !!options.interactive && (state.legal || []).length > 0;
     this.selected = null;
     this.closePicker();
+    this.closeLoupe();
     this.render();
   }
 
@@ -226,7 +230,94 @@ export class Board {
       return;
     }
     const cell = /** @type {Element} */ (event.target).closest("[data-square]");
-    if (cell) this.activate(/** @type {string} */ (cell.getAttribute("data-square")));
+    if (!cell) return;
+    const name = /** @type {string} */ (cell.getAttribute("data-square"));
+    // Squares too small for a finger: the tap opens a magnified view of
+    // the squares around it, where the move is picked.
+    if (this.interactive && !this.editing && this.squaresTooSmall()) {
+      this.openLoupe(name);
+      return;
+    }
+    this.activate(name);
+  }
+
+  /**
+   * Whether the board is used by touch and its squares are smaller than a
+   * fingertip (the usual 44 px touch target, with a little slack).
+   */
+  squaresTooSmall() {
+    const coarse = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+    if (!coarse) return false;
+    const width = this.svg.getBoundingClientRect().width;
+    const margin = 0.55;
+    return width / (this.state.files + margin) < 40;
+  }
+
+  /**
+   * Opens the loupe on the squares around `name` (five by five, kept
+   * within the board).
+   * @param {string} name
+   */
+  openLoupe(name) {
+    const { files, ranks } = this.state;
+    const file = name.charCodeAt(0) - 97;
+    const rank = Number(name.slice(1)) - 1;
+    const col = this.flipped ? files - 1 - file : file;
+    const row = this.flipped ? rank : ranks - 1 - rank;
+    this.loupeAt = { col, row };
+    this.renderLoupe();
+  }
+
+  closeLoupe() {
+    this.loupeAt = null;
+    this.loupe.hidden = true;
+    this.loupe.replaceChildren();
+  }
+
+  /** Draws the loupe's squares as large buttons that act as the board's. */
+  renderLoupe() {
+    if (!this.loupeAt || !this.interactive) {
+      this.closeLoupe();
+      return;
+    }
+    const { files, ranks } = this.state;
+    const span = 5;
+    const clamp = (/** @type {number} */ v, /** @type {number} */ n) => Math.max(0, Math.min(Math.max(0, n - span), v - 2));
+    const left = clamp(this.loupeAt.col, files);
+    const top = clamp(this.loupeAt.row, ranks);
+    const targets = this.targets();
+    const cells = [];
+    for (let row = top; row < Math.min(ranks, top + span); row++) {
+      for (let col = left; col < Math.min(files, left + span); col++) {
+        const name = this.nameAt(col, row);
+        const piece = this.pieceAt(name);
+        const rank = Number(name.slice(1)) - 1;
+        const dark = (name.charCodeAt(0) - 97 + rank) % 2 === 0;
+        const isTarget = targets.has(name);
+        const captures = isTarget && targets.get(name).some((m) => m.captured.length > 0);
+        const classes = ["lsq", dark ? "dark" : "light"];
+        if (this.selected === name) classes.push("selected");
+        if (isTarget) classes.push(captures ? "capture" : "target");
+        cells.push(h("button", {
+          type: "button",
+          class: classes.join(" "),
+          "data-square": name,
+          "aria-label": this.label(name, piece, isTarget, captures, this.state.last),
+          onclick: () => {
+            this.activate(name);
+            if (this.loupeAt) this.renderLoupe();
+          },
+        }, h("span", { class: `lpiece ${piece}` }), h("span", { class: "lname" }, name)));
+      }
+    }
+    const grid = h("div", { class: "loupe-grid" }, cells);
+    // (Through the CSSOM: the site's CSP allows no inline style attributes.)
+    grid.style.gridTemplateColumns = `repeat(${Math.min(span, files)}, 48px)`;
+    this.loupe.replaceChildren(
+      grid,
+      h("button", { type: "button", class: "secondary", onclick: () => this.closeLoupe() }, "Close"),
+    );
+    this.loupe.hidden = false;
   }
 
   /**
@@ -298,6 +389,7 @@ export class Board {
 
   /** @param {string} text */
   play(text) {
+    this.closeLoupe();
     this.closePicker();
     this.selected = null;
     this.interactive = false;

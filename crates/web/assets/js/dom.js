@@ -68,6 +68,11 @@ export function toast(text, kind = "info") {
 export function clockText(ms) {
   const total = Math.max(0, ms);
   if (total < 10_000) return (total / 1000).toFixed(1);
+  // Correspondence banks: days and hours.
+  if (total >= 86_400_000) {
+    const hours = Math.floor(total / 3_600_000);
+    return `${Math.floor(hours / 24)}d ${hours % 24}h`;
+  }
   const s = Math.floor(total / 1000);
   const hours = Math.floor(s / 3600);
   const minutes = Math.floor((s % 3600) / 60);
@@ -84,5 +89,20 @@ export function timeText(time) {
   if (time.kind === "correspondence") {
     return `${time.days_per_move} day${time.days_per_move === 1 ? "" : "s"} per move`;
   }
+  if (time.kind === "bank") {
+    return `time bank ${spanText(time.initial_ms)} + ${spanText(time.increment_ms)} a move, at most ${spanText(time.max_ms)}`;
+  }
   return `${Math.round(time.initial_ms / 60000)}+${Math.round(time.increment_ms / 1000)}`;
+}
+
+/**
+ * A length of time in days and hours: "10d", "1d 12h", "36h" reads "1d 12h".
+ * @param {number} ms
+ */
+export function spanText(ms) {
+  if (ms < 3_600_000) return `${Math.max(1, Math.round(ms / 60_000))}m`;
+  const hours = Math.round(ms / 3_600_000);
+  const days = Math.floor(hours / 24);
+  if (days === 0) return `${hours}h`;
+  return hours % 24 ? `${days}d ${hours % 24}h` : `${days}d`;
 }

@@ -2,7 +2,7 @@
 // stepped through), and the actions of the game. Players and spectators see
 // every change live through the game's WebSocket.
 
-import { api, currentUser, socket } from "./api.js";
+import { api, currentUser, socket, waitingGames } from "./api.js";
 import { Board } from "./board.js";
 import { h, replace, toast, clockText } from "./dom.js";
 import { navigate } from "./app.js";
@@ -90,6 +90,8 @@ export function gamePage(main, [id]) {
       aside.append(chat.el);
     }
     if (chat) chat.refresh();
+    // The title's count of games waiting for the player's move.
+    if (myColor()) waitingGames();
   }
 
   function draw() {
@@ -112,7 +114,7 @@ export function gamePage(main, [id]) {
       status.textContent = mine === game.turn
         ? "Your move."
         : `${toMove.name} (${game.turn}) to move.`;
-      if (game.deadline_at && game.time.kind === "correspondence") {
+      if (game.deadline_at && (game.time.kind === "correspondence" || game.time.kind === "bank")) {
         status.textContent += ` Move due by ${new Date(game.deadline_at).toLocaleString()}.`;
       }
     }
@@ -139,21 +141,29 @@ export function gamePage(main, [id]) {
     const toMove = game.status === "active" && game.turn === color;
     el.className = `player ${color}${toMove ? " to-move" : ""}`;
     el.setAttribute("aria-label", `${color}: ${seat.name}`);
+    const running = toMove && game.clock_running;
     const clock = game.clocks
-      ? h("span", { class: `clock${toMove ? " running" : ""}`, "data-clock": color }, clockText(clockMs(color)))
+      ? h("span", { class: `clock${running ? " running" : ""}`, "data-clock": color }, clockText(clockMs(color)))
+      : null;
+    const away = (game.vacations || []).find((/** @type {any} */ v) => v.color === color);
+    const vacation = away
+      ? h("span", { class: "badge", "data-vacation": color }, away.now
+        ? `on ${away.automatic ? "automatic " : ""}vacation until ${new Date(away.ends_at).toLocaleString()}`
+        : `vacation from ${new Date(away.starts_at).toLocaleDateString()}`)
       : null;
     replace(el,
       h("span", {}, color === "white" ? "○ White " : "● Black ", name),
       h("span", { class: "muted", "data-crossed": color }, `crossed: ${game.goal[color]}`),
       game.draw_offer === color ? h("span", { class: "badge" }, "offers a draw") : null,
       game.takeback_offer === color ? h("span", { class: "badge" }, "asks for a takeback") : null,
+      vacation,
       clock);
   }
 
   /** @param {string} color */
   function clockMs(color) {
     const base = game.clocks[`${color}_ms`];
-    const running = game.status === "active" && game.turn === color;
+    const running = game.status === "active" && game.turn === color && game.clock_running;
     return running ? base - (Date.now() - received) : base;
   }
 
@@ -212,7 +222,57 @@ export function gamePage(main, [id]) {
     if (mine && game.status === "finished") {
       buttons.push(h("button", { type: "button", id: "rematch", onclick: rematch }, "Rematch"));
     }
+    if (mine && (game.status === "finished" || game.turn !== mine)) {
+      buttons.push(h("button", { type: "button", class: "secondary", id: "next-game", onclick: nextGame }, "Next game"));
+    }
     replace(actions, buttons);
+    drawConditional(mine);
+  }
+
+  /** Goes to the game waiting longest for the player's move (least time left). */
+  async function nextGame() {
+    const waiting = (await waitingGames()).filter((g) => String(g.id) !== String(id));
+    if (waiting.length) navigate(`/game/${waiting[0].id}`);
+    else toast("No other game is waiting for your move");
+  }
+
+  /** The player's conditional moves, in correspondence games while the opponent is to move. */
+  const conditional = h("section", { id: "conditional", "aria-labelledby": "conditional-title", hidden: true });
+  aside.append(conditional);
+  let conditionalAt = -1;
+  /** @param {string | null} mine */
+  async function drawConditional(mine) {
+    const correspondence = game.time && (game.time.kind === "correspondence" || game.time.kind === "bank");
+    const people = !game.white.engine_level && !game.black.engine_level;
+    const open = mine && correspondence && people && game.status === "active" && game.turn !== mine;
+    conditional.hidden = !open;
+    if (!open || conditionalAt === game.ply) return;
+    conditionalAt = game.ply;
+    try {
+      const view = await api(`/api/games/${id}/conditional`);
+      replace(conditional,
+        h("h2", { id: "conditional-title" }, "Conditional moves"),
+        view.lines.length === 0
+          ? h("p", { class: "muted" }, "None: leave replies to your opponent's possible moves on the analysis board.")
+          : h("ol", { id: "conditional-list" }, view.lines.map((/** @type {string} */ l) => h("li", {}, h("code", {}, l)))),
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "secondary", id: "plan-conditional", onclick: () => {
+            sessionStorage.setItem("analysis", JSON.stringify({ board: game.board, symmetry: game.symmetry, moves: game.moves, conditional: { game: game.id, ply: game.ply } }));
+            navigate("/analysis");
+          } }, "Plan on the analysis board"),
+          view.lines.length ? h("button", { type: "button", class: "secondary", id: "clear-conditional", onclick: async () => {
+            try {
+              await api(`/api/games/${id}/conditional`, undefined, "DELETE");
+              conditionalAt = -1;
+              drawConditional(myColor());
+            } catch (error) {
+              toast(/** @type {Error} */ (error).message, "error");
+            }
+          } }, "Clear") : null));
+    } catch (error) {
+      conditionalAt = -1;
+      replace(conditional, h("p", { class: "error" }, /** @type {Error} */ (error).message));
+    }
   }
 
   /** @param {string} path */

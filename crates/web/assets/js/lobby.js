@@ -1,8 +1,8 @@
 // The lobby: play the computer at once, challenge a player or post an open
 // seek, answer challenges, and see your running games.
 
-import { api, ensureUser, currentUser, siteOptions, socket, watchUser } from "./api.js";
-import { h, replace, toast, timeText } from "./dom.js";
+import { api, ensureUser, currentUser, siteOptions, socket, watchUser, waitingGames } from "./api.js";
+import { h, replace, toast, timeText, spanText } from "./dom.js";
 import { navigate } from "./app.js";
 
 /**
@@ -50,7 +50,7 @@ export function lobbyPage(main) {
     h("label", {}, "Board", select("board", offered.boards, offered.default_board)),
     h("label", {}, "Your colour", select("color", offered.colors, "random")),
     h("label", {}, "Time",
-      select("time", ["3 days per move", "1 day per move", "7 days per move", "live 5+3", "live 15+10", "unlimited"], "3 days per move")),
+      select("time", ["3 days per move", "1 day per move", "7 days per move", "time bank 10d+36h max 10d", "time bank 3d+1d max 5d", "live 5+3", "live 15+10", "unlimited"], "3 days per move")),
     h("label", {}, h("input", { type: "checkbox", name: "rated", id: "rated" }), " Rated"),
     h("p", { class: "error", role: "alert", id: "challenge-error" }),
     h("button", { type: "submit", id: "send-challenge" }, "Send challenge"),
@@ -101,6 +101,11 @@ export function lobbyPage(main) {
  */
 function timeControl(choice) {
   if (choice === "unlimited") return { kind: "unlimited" };
+  const bank = /^time bank (\d+)d\+(\d+)([dh]) max (\d+)d$/.exec(choice);
+  if (bank) {
+    const unit = bank[3] === "d" ? 86_400_000 : 3_600_000;
+    return { kind: "bank", initial_ms: Number(bank[1]) * 86_400_000, increment_ms: Number(bank[2]) * unit, max_ms: Number(bank[4]) * 86_400_000 };
+  }
   const live = /^live (\d+)\+(\d+)$/.exec(choice);
   if (live) return { kind: "live", initial_ms: Number(live[1]) * 60000, increment_ms: Number(live[2]) * 1000 };
   return { kind: "correspondence", days_per_move: Number(choice.split(" ")[0]) };
@@ -110,8 +115,11 @@ function timeControl(choice) {
 function lobbyLists() {
   const challenges = h("ul", { class: "plain", id: "challenges" });
   const games = h("ul", { class: "plain", id: "my-games" });
+  const yourMove = h("ul", { class: "plain", id: "your-move" });
+  const next = h("button", { type: "button", id: "next-game", hidden: true }, "Next game");
   const el = h("section", { class: "panel", "aria-labelledby": "yours-title" },
     h("h2", { id: "yours-title" }, "Challenges and games"),
+    h("div", { class: "row" }, h("h3", {}, "Your move"), next), yourMove,
     h("h3", {}, "Challenges"), challenges,
     h("h3", {}, "Your games"), games);
   /** @type {{close: () => void} | null} */
@@ -122,18 +130,40 @@ function lobbyLists() {
     if (!me) {
       replace(challenges, h("li", { class: "muted" }, "Sign in or play the computer to see challenges."));
       replace(games, h("li", { class: "muted" }, "No games yet."));
+      drawWaiting([]);
       return;
     }
     try {
-      const [open, mine] = await Promise.all([
+      const [open, mine, waiting] = await Promise.all([
         api("/api/challenges"),
         api(`/api/users/${encodeURIComponent(me.name)}/games`),
+        waitingGames(),
       ]);
+      drawWaiting(waiting);
       drawChallenges(me, open.challenges);
       drawGames(me, mine.games.filter((/** @type {any} */ g) => g.status === "active"));
     } catch (error) {
       replace(challenges, h("li", { class: "error" }, /** @type {Error} */ (error).message));
     }
+  }
+
+  /**
+   * The games waiting for the player's move, the least time left first.
+   * @param {any[]} list
+   */
+  function drawWaiting(list) {
+    next.hidden = list.length === 0;
+    next.onclick = () => list.length && navigate(`/game/${list[0].id}`);
+    if (list.length === 0) {
+      replace(yourMove, h("li", { class: "muted" }, "No game is waiting for your move."));
+      return;
+    }
+    replace(yourMove, list.map((g) => h("li", { class: "your-turn", "data-game": g.id },
+      h("a", { href: `/game/${g.id}` }, `Game ${g.id} against ${g.opponent}`),
+      h("span", { class: "muted" }, `${g.board}, ${timeText(g.time)}`),
+      g.left_ms === null
+        ? h("span", { class: "badge turn" }, "no time limit")
+        : h("span", { class: "badge turn" }, g.on_vacation ? "on vacation" : `${spanText(g.left_ms)} left`))));
   }
 
   /**

@@ -3,7 +3,7 @@
 // link, and the chat between a game's two players (which the server also
 // mails to the opponent, when they chose so).
 
-import { api } from "./api.js";
+import { api, currentUser } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 
 /** @param {HTMLElement} main */
@@ -132,21 +132,49 @@ export function chatPanel(id) {
     }
   });
   let last = "";
+  let muted = false;
+  const mute = h("button", { type: "button", class: "secondary", id: "chat-mute", onclick: async () => {
+    try {
+      await api(`/api/games/${id}/chat/mute`, { muted: !muted });
+      last = "";
+      refresh();
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message, "error");
+    }
+  } }, "Mute opponent");
+  /** @param {any} m */
+  async function report(m) {
+    const reason = prompt("Why report this message? (optional)", "");
+    if (reason === null) return;
+    try {
+      await api(`/api/chat/${m.id}/report`, { reason });
+      toast("Reported: the site's operator will read it");
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message, "error");
+    }
+  }
   async function refresh() {
     try {
-      const { messages } = await api(`/api/games/${id}/chat`);
-      const key = messages.map((/** @type {any} */ m) => m.id).join(",");
+      const view = await api(`/api/games/${id}/chat`);
+      const messages = view.messages;
+      const key = `${view.muted}:${messages.map((/** @type {any} */ m) => m.id).join(",")}`;
       if (key === last) return;
       last = key;
+      muted = view.muted;
+      mute.textContent = muted ? "Unmute opponent" : "Mute opponent";
+      const me = currentUser();
       replace(list, messages.length === 0
-        ? h("li", { class: "muted" }, "No messages.")
+        ? h("li", { class: "muted" }, muted ? "Your opponent is muted." : "No messages.")
         : messages.map((/** @type {any} */ m) => h("li", {},
           h("strong", {}, m.author), " ", m.body, " ",
-          h("time", { class: "muted", datetime: new Date(m.at).toISOString() }, new Date(m.at).toLocaleString()))));
+          h("time", { class: "muted", datetime: new Date(m.at).toISOString() }, new Date(m.at).toLocaleString()),
+          me && m.author !== me.name
+            ? h("button", { type: "button", class: "link report", "aria-label": `Report the message by ${m.author}`, onclick: () => report(m) }, "Report")
+            : null)));
     } catch (error) {
       replace(list, h("li", { class: "error" }, /** @type {Error} */ (error).message));
     }
   }
-  const el = h("section", { "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, "Chat"), list, form);
+  const el = h("section", { "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, "Chat"), list, form, mute);
   return { el, refresh };
 }
