@@ -57,6 +57,8 @@ enum Command {
     Pbm(serve::PbmArgs),
     /// Hand one mail message (on standard input) to a running server, as a mail server's pipe does.
     MailIn(serve::MailInArgs),
+    /// List the chat messages players reported (for the site's operator).
+    Reports(serve::ReportsArgs),
     /// Play many games at once through a server's API; report moves/s and latency.
     Loadtest(loadtest::LoadArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
@@ -143,6 +145,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Pbm(args) => serve::run_pbm(&args),
         Command::MailIn(args) => serve::run_mail_in(&args),
+        Command::Reports(args) => serve::reports(&args),
         Command::Loadtest(args) => loadtest::run(&args),
         Command::Completions { shell } => {
             let mut script = Vec::new();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::output::{Failure, Outcome, out};
+use crate::output::{Failure, Outcome, out, outln};
 use clap::Args;
 use epaminondas_server::clock::SystemClock;
 use epaminondas_server::http::HttpConfig;
@@ -99,8 +99,8 @@ fn proxy_network(text: &str) -> Result<ipnet::IpNet, String> {
         })
 }
 
-fn data_dir(args: &ServeArgs) -> Result<PathBuf, String> {
-    if let Some(dir) = &args.data_dir {
+fn data_dir(given: Option<&PathBuf>) -> Result<PathBuf, String> {
+    if let Some(dir) = given {
         return Ok(dir.clone());
     }
     if let Some(dir) = std::env::var_os("EPAMINONDAS_DATA") {
@@ -110,17 +110,72 @@ fn data_dir(args: &ServeArgs) -> Result<PathBuf, String> {
     Ok(PathBuf::from(home).join(".local/share/epaminondas"))
 }
 
-/// Runs `epaminondas serve`.
-pub fn run(args: &ServeArgs) -> Outcome {
-    let url = match &args.database {
-        Some(url) => url.clone(),
+/// The database URL `--database` gives, else the data directory's SQLite
+/// file (the directory is made if missing).
+fn database_url(database: Option<&String>, dir: Option<&PathBuf>) -> Result<String, String> {
+    match database {
+        Some(url) => Ok(url.clone()),
         None => {
-            let dir = data_dir(args)?;
+            let dir = data_dir(dir)?;
             std::fs::create_dir_all(&dir)
                 .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
-            format!("sqlite://{}", dir.join("epaminondas.db").display())
+            Ok(format!("sqlite://{}", dir.join("epaminondas.db").display()))
         }
-    };
+    }
+}
+
+/// Arguments of `epaminondas reports`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  epaminondas reports
+  epaminondas reports --database postgres://USER:PASSWORD@HOST/DB --limit 100")]
+pub struct ReportsArgs {
+    /// The server's data directory (as `serve --data-dir`).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// The server's database URL instead (as `serve --database`).
+    #[arg(long)]
+    database: Option<String>,
+    /// How many reports, newest first.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(i64).range(1..=10_000))]
+    limit: i64,
+}
+
+/// Runs `epaminondas reports`: the chat messages players reported, for the
+/// site's operator.
+pub fn reports(args: &ReportsArgs) -> Outcome {
+    let url = database_url(args.database.as_ref(), args.data_dir.as_ref())?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| Failure::Run(format!("cannot start: {e}")))?;
+    let rows = runtime.block_on(async {
+        let db = epaminondas_server::db::Database::open(&url)
+            .await
+            .map_err(|e| e.to_string())?;
+        epaminondas_server::store::chat_reports(&db, args.limit)
+            .await
+            .map_err(|e| e.to_string())
+    })?;
+    if rows.is_empty() {
+        outln!("No chat message has been reported.");
+    }
+    for r in rows {
+        outln!(
+            "report {} on {}: game {}, {} wrote {:?}; reported by {}: {}",
+            r.id,
+            epaminondas_server::pbm::text::utc_time(r.created_at),
+            r.game_id,
+            r.author,
+            r.body,
+            r.reporter,
+            r.reason
+        );
+    }
+    Ok(())
+}
+
+/// Runs `epaminondas serve`.
+pub fn run(args: &ServeArgs) -> Outcome {
+    let url = database_url(args.database.as_ref(), args.data_dir.as_ref())?;
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     let engine_workers = args
         .engine_workers

@@ -72,6 +72,28 @@ fn a_killed_server_loses_no_acknowledged_move() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stdout).starts_with("Error: "));
 
+    // A rude message, reported; the operator reads it with `reports`.
+    ok(
+        port,
+        &format!("epaminondas chat {board} lee password-2 you play like a potato"),
+    );
+    let reported = ok(
+        port,
+        &format!("epaminondas report {board} kim password-1 insults"),
+    );
+    assert!(reported.contains("is reported"), "{reported}");
+    let reports = Command::new(BIN)
+        .args(["reports", "--data-dir"])
+        .arg(&data)
+        .output()
+        .expect("epaminondas reports runs");
+    let listed = String::from_utf8_lossy(&reports.stdout);
+    assert!(reports.status.success(), "{listed}");
+    assert!(
+        listed.contains("lee wrote \"you play like a potato\"; reported by kim: insults"),
+        "{listed}"
+    );
+
     server.kill().expect("SIGKILL");
     server.wait().expect("the server is gone");
     let mut server = start(&data, port);

@@ -214,6 +214,7 @@ const COMMAND_WORDS: &[&str] = &[
     "queue",
     "mute",
     "unmute",
+    "report",
     "mail",
 ];
 

@@ -253,6 +253,7 @@ mod tests {
             include_str!("analysis.rs"),
             include_str!("bot.rs"),
             include_str!("challenges.rs"),
+            include_str!("correspondence.rs"),
             include_str!("games.rs"),
             include_str!("mail.rs"),
             include_str!("pbm.rs"),

@@ -58,6 +58,7 @@ Epaminondas server commands (pbmserv style), one per request or mail:
   epaminondas reject BOARD USERID PASSWORD     reject it
   epaminondas chat BOARD USERID PASSWORD MESSAGE   a message to your opponent
   epaminondas mute|unmute BOARD USERID PASSWORD    hide your opponent's messages
+  epaminondas report BOARD USERID PASSWORD [REASON]  report their latest message
   epaminondas queue BOARD USERID PASSWORD [MOVES [; MOVES ...] | clear]
       conditional moves: each line your opponent's move, your reply, and so
       on; played the moment the opponent's move matches, dropped if not
@@ -165,7 +166,7 @@ pub fn masked(command: &str) -> String {
             Some("epaminondas"),
             Some(
                 "move" | "resign" | "propose" | "undo" | "accept" | "reject" | "chat" | "message"
-                | "queue" | "mute" | "unmute",
+                | "queue" | "mute" | "unmute" | "report",
             ),
         ) => vec![4],
         (Some("epaminondas"), Some("vacation")) => vec![3],
@@ -284,6 +285,7 @@ impl Door<'_> {
                         | "queue"
                         | "mute"
                         | "unmute"
+                        | "report"
                 ) =>
             {
                 self.play(caller, id, words[0]).await
@@ -304,6 +306,7 @@ impl Door<'_> {
                 .map(|g| text::board(&g, g.color_of(caller.player.id), service.now())),
             ["history"] => service.game(id).await.map(|g| text::history(&g)),
             ["queue", ..] => self.queue(caller, id, &words[1..]).await,
+            ["report", ..] => self.report(caller, id, &words[1..]).await,
             ["mute"] => self.mute(caller, id, true).await,
             ["unmute"] => self.mute(caller, id, false).await,
             ["chat" | "message", ..] if words.len() > 1 => service
@@ -537,6 +540,14 @@ impl Door<'_> {
             ["epaminondas", verb @ ("mute" | "unmute"), ..] => {
                 Err(usage(&format!("epaminondas {verb} BOARD USERID PASSWORD")))
             }
+            ["epaminondas", "report", board, user, password, reason @ ..] => {
+                let id = board_number(board)?;
+                let caller = self.signed(user, password).await?;
+                self.report(&caller, id, reason).await
+            }
+            ["epaminondas", "report", ..] => {
+                Err(usage("epaminondas report BOARD USERID PASSWORD [REASON]"))
+            }
             ["epaminondas", "vacation", user, password, rest @ ..] => {
                 let caller = self.signed(user, password).await?;
                 self.vacation(&caller, rest).await
@@ -632,6 +643,17 @@ impl Door<'_> {
             out.push_str(&format!("  {}. {}\n", i + 1, line.join(" ")));
         }
         Ok(out)
+    }
+
+    /// `report [REASON]`: reports the opponent's latest message in game `id`.
+    async fn report(&self, caller: &AuthUser, id: i64, reason: &[&str]) -> Result<String> {
+        let message = self
+            .service
+            .report_latest_chat(caller, id, &reason.join(" "))
+            .await?;
+        Ok(format!(
+            "Message {message} on board {id} is reported; the site's operator will read it.\n"
+        ))
     }
 
     /// `mute` or `unmute` the opponent's chat in game `id`.

@@ -389,6 +389,21 @@ impl Service {
         Ok(())
     }
 
+    /// `user` reports the opponent's latest chat message in game `id` (for
+    /// the doors without message numbers: pbmserv's commands and mail).
+    pub async fn report_latest_chat(&self, user: &AuthUser, id: i64, reason: &str) -> Result<i64> {
+        let (messages, _) = self.chat_messages(user, id).await?;
+        let latest = messages
+            .iter()
+            .rev()
+            .find(|m| m.author != user.player.name)
+            .ok_or_else(|| {
+                Error::invalid(format!("your opponent has written nothing on board {id}"))
+            })?;
+        self.report_chat(user, latest.id, reason).await?;
+        Ok(latest.id)
+    }
+
     /// `user`'s active games where it is their move, the least time left
     /// first (games without a limit last).
     pub async fn waiting_games(&self, user: &AuthUser) -> Result<Vec<Waiting>> {
