@@ -377,7 +377,7 @@ pub enum GameError {
 }
 
 /// 0 for White, 1 for Black: the index of a side's entry in per-side arrays.
-fn color_index(color: Color) -> usize {
+pub fn color_index(color: Color) -> usize {
     match color {
         Color::White => 0,
         Color::Black => 1,

@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Socket, TestDb, TestServer, User};
+use common::{Socket, TestDb, TestServer};
 use epaminondas_rules::{BoardSize, Color, GameRecord, Move, Position, Symmetry};
 use futures_util::StreamExt;
 use reqwest::StatusCode;
@@ -28,19 +28,8 @@ fn racing_move(pos: &Position) -> Move {
         .expect("a legal move")
 }
 
-async fn two_players(server: &TestServer, tag: &str) -> (User, User) {
-    (
-        server
-            .user(&format!("alice{tag}"), false, &["read", "play"])
-            .await,
-        server
-            .user(&format!("bob{tag}"), false, &["read", "play"])
-            .await,
-    )
-}
-
 async fn whole_game_to_a_crossing_win_changes_ratings(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = two_players(server, "").await;
+    let (alice, bob) = server.two_players("").await;
     let game = server.new_game(&alice, &bob, json!({"rated": true})).await;
     let id = game["id"].as_i64().unwrap();
     assert!(id >= 101, "board numbers start at 101");
@@ -132,7 +121,7 @@ async fn whole_game_to_a_crossing_win_changes_ratings(server: &TestServer, _db: 
 }
 
 async fn bad_input_is_refused_and_changes_nothing(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = two_players(server, "b").await;
+    let (alice, bob) = server.two_players("b").await;
     let carol = server.user("carolb", false, &["read"]).await;
     let game = server.new_game(&alice, &bob, json!({})).await;
     let id = game["id"].as_i64().unwrap();
@@ -337,7 +326,7 @@ async fn bad_input_is_refused_and_changes_nothing(server: &TestServer, _db: &Tes
 }
 
 async fn simultaneous_moves_apply_exactly_one(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = two_players(server, "r").await;
+    let (alice, bob) = server.two_players("r").await;
     for _ in 0..5 {
         let game = server.new_game(&alice, &bob, json!({})).await;
         let id = game["id"].as_i64().unwrap();
@@ -367,7 +356,7 @@ async fn simultaneous_moves_apply_exactly_one(server: &TestServer, _db: &TestDb)
 }
 
 async fn correspondence_reminder_and_forfeit(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = two_players(server, "c").await;
+    let (alice, bob) = server.two_players("c").await;
     let game = server
         .new_game(
             &alice,
@@ -404,7 +393,7 @@ async fn correspondence_reminder_and_forfeit(server: &TestServer, _db: &TestDb) 
 }
 
 async fn live_clock_runs_out_on_a_late_move(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = two_players(server, "l").await;
+    let (alice, bob) = server.two_players("l").await;
     let game = server
         .new_game(
             &alice,
@@ -436,7 +425,7 @@ async fn live_clock_runs_out_on_a_late_move(server: &TestServer, _db: &TestDb) {
 }
 
 async fn draws_takebacks_and_challenge_answers(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = two_players(server, "d").await;
+    let (alice, bob) = server.two_players("d").await;
     let game = server.new_game(&alice, &bob, json!({})).await;
     let id = game["id"].as_i64().unwrap();
     let first = game["legal_moves"][0].as_str().unwrap();

@@ -6,23 +6,12 @@
 
 mod common;
 
-use common::{TestDb, TestServer, User};
+use common::{TestDb, TestServer};
 use epaminondas_rules::{BoardSize, Position, Symmetry};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 const DAY: i64 = 24 * 60 * 60 * 1000;
-
-async fn players(server: &TestServer, tag: &str) -> (User, User) {
-    (
-        server
-            .user(&format!("alice{tag}"), false, &["read", "play"])
-            .await,
-        server
-            .user(&format!("bob{tag}"), false, &["read", "play"])
-            .await,
-    )
-}
 
 async fn game(server: &TestServer, id: i64) -> Value {
     server
@@ -42,7 +31,7 @@ fn position(moves: &[Value]) -> Position {
 }
 
 async fn time_banks_and_vacations(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = players(server, "t").await;
+    let (alice, bob) = server.two_players("t").await;
     let bank =
         json!({"kind": "bank", "initial_ms": 2 * DAY, "increment_ms": DAY, "max_ms": 3 * DAY});
     let started = server.new_game(&alice, &bob, json!({"time": bank})).await;
@@ -201,7 +190,7 @@ async fn time_banks_and_vacations(server: &TestServer, _db: &TestDb) {
 }
 
 async fn conditional_moves(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = players(server, "q").await;
+    let (alice, bob) = server.two_players("q").await;
     let carol = server.user("carolq", false, &["read", "play"]).await;
     let started = server
         .new_game(
@@ -312,7 +301,7 @@ async fn conditional_moves(server: &TestServer, _db: &TestDb) {
 }
 
 async fn chat_waiting_games_and_the_cap(server: &TestServer, _db: &TestDb) {
-    let (alice, bob) = players(server, "m").await;
+    let (alice, bob) = server.two_players("m").await;
     let carol = server.user("carolm", false, &["read", "play"]).await;
     let slow = server
         .new_game(
@@ -464,8 +453,149 @@ async fn chat_waiting_games_and_the_cap(server: &TestServer, _db: &TestDb) {
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
+/// Who may call the correspondence endpoints, how often, and with how much.
+async fn the_correspondence_endpoints_refuse_strangers_floods_and_huge_input(
+    server: &TestServer,
+    _db: &TestDb,
+) {
+    let (alice, bob) = server.two_players("x").await;
+    let started = server
+        .new_game(
+            &alice,
+            &bob,
+            json!({"time": {"kind": "correspondence", "days_per_move": 3}}),
+        )
+        .await;
+    let id = started["id"].as_i64().unwrap();
+    // Without credentials: refused, whatever the endpoint.
+    let conditional = format!("/api/games/{id}/conditional");
+    let mute = format!("/api/games/{id}/chat/mute");
+    for (method, path, body) in [
+        ("GET", "/api/account/vacation", None),
+        ("POST", "/api/account/vacation", Some(json!({"days": 1}))),
+        ("DELETE", "/api/account/vacation/1", None),
+        (
+            "POST",
+            "/api/account/correspondence",
+            Some(json!({"auto_vacation": false})),
+        ),
+        ("GET", "/api/account/waiting", None),
+        ("GET", conditional.as_str(), None),
+        ("PUT", conditional.as_str(), Some(json!({"lines": []}))),
+        ("POST", mute.as_str(), Some(json!({"muted": true}))),
+        ("POST", "/api/chat/1/report", Some(json!({}))),
+    ] {
+        let (status, _) = server.call(method, path, None, body).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {path}");
+    }
+    // A token that may only read cannot change anything.
+    let reader = server.user("readerx", false, &["read"]).await;
+    let (status, _) = server
+        .call(
+            "POST",
+            "/api/account/vacation",
+            Some(&reader.token),
+            Some(json!({"days": 1})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // Not a player of the game.
+    let (status, _) = server
+        .call(
+            "POST",
+            &mute,
+            Some(&reader.token),
+            Some(json!({"muted": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // Huge input is refused before any work.
+    server
+        .post_move(
+            id,
+            &alice,
+            started["legal_moves"][0].as_str().unwrap(),
+            None,
+        )
+        .await;
+    for (lines, refused) in [
+        (10, StatusCode::PAYLOAD_TOO_LARGE),
+        (3, StatusCode::BAD_REQUEST),
+    ] {
+        let huge = vec!["a1-a2 ".repeat(2_000); lines];
+        let (status, body) = server
+            .call(
+                "PUT",
+                &conditional,
+                Some(&alice.token),
+                Some(json!({"lines": huge})),
+            )
+            .await;
+        assert_eq!(status, refused, "{body}");
+    }
+    let (status, _) = server
+        .call(
+            "POST",
+            "/api/chat/1/report",
+            Some(&alice.token),
+            Some(json!({"reason": "x".repeat(501)})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Floods: conditional moves rewrite the game, so they are limited.
+    let mut last = StatusCode::OK;
+    for _ in 0..40 {
+        last = server
+            .call(
+                "PUT",
+                &conditional,
+                Some(&alice.token),
+                Some(json!({"lines": []})),
+            )
+            .await
+            .0;
+        if last != StatusCode::OK {
+            break;
+        }
+    }
+    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+    // Reports: ten an hour.
+    let chat = format!("/api/games/{id}/chat");
+    let mut statuses = Vec::new();
+    for i in 0..11 {
+        if i == 10 {
+            // (Bob's chat allows ten a minute; the reports' hour goes on.)
+            server.clock.advance(61_000);
+        }
+        let (_, posted) = server
+            .call(
+                "POST",
+                &chat,
+                Some(&bob.token),
+                Some(json!({"body": format!("spam {i}")})),
+            )
+            .await;
+        let message = posted["id"].as_i64().unwrap();
+        let (status, _) = server
+            .call(
+                "POST",
+                &format!("/api/chat/{message}/report"),
+                Some(&alice.token),
+                Some(json!({})),
+            )
+            .await;
+        statuses.push(status);
+    }
+    assert!(
+        statuses[..10].iter().all(|s| *s == StatusCode::CREATED),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[10], StatusCode::TOO_MANY_REQUESTS);
+}
+
 on_both!(
     time_banks_and_vacations,
     conditional_moves,
     chat_waiting_games_and_the_cap,
+    the_correspondence_endpoints_refuse_strangers_floods_and_huge_input,
 );

@@ -125,6 +125,25 @@ async function boardLabels(page) {
   return page.$$eval("svg.board [data-square]", (cells) => cells.map((c) => c.getAttribute("aria-label")).join("|"));
 }
 
+/**
+ * Two players who sign up in browser contexts of their own, named
+ * `first` and `second` with a number after; they end on the lobby.
+ */
+async function twoPlayers(first, second) {
+  const players = [await visitor("/signup"), await visitor("/signup")];
+  const suffix = Date.now() % 100000;
+  const names = [`${first}${suffix}`, `${second}${suffix}`];
+  for (const [i, who] of players.entries()) {
+    await who.page.fill("#signup-name", names[i]);
+    await who.page.fill("#signup-password", "correct horse battery");
+    await who.page.fill("#signup-email", `${names[i]}@example.com`);
+    await who.page.click("#signup button[type=submit]");
+    await who.page.waitForURL(`${base}/`);
+    await who.page.locator("#account", { hasText: names[i] }).waitFor();
+  }
+  return [players[0], players[1], names];
+}
+
 async function test(name, body) {
   const started = Date.now();
   try {
@@ -216,18 +235,7 @@ await test("an illegal click sequence changes nothing", async () => {
 });
 
 await test("two players sign up, one challenges the other, they play to a crossing win, a spectator sees each move", async () => {
-  const alice = await visitor("/signup");
-  const bob = await visitor("/signup");
-  const suffix = Date.now() % 100000;
-  const names = [`alice${suffix}`, `bob${suffix}`];
-  for (const [i, who] of [alice, bob].entries()) {
-    await who.page.fill("#signup-name", names[i]);
-    await who.page.fill("#signup-password", "correct horse battery");
-    await who.page.fill("#signup-email", `${names[i]}@example.com`);
-    await who.page.click("#signup button[type=submit]");
-    await who.page.waitForURL(`${base}/`);
-    await who.page.locator("#account", { hasText: names[i] }).waitFor();
-  }
+  const [alice, bob, names] = await twoPlayers("alice", "bob");
   // Alice challenges Bob to an 8x8 game as White.
   const form = alice.page.locator("form[aria-labelledby=challenge-title]");
   await form.locator("#opponent").fill(names[1]);
@@ -461,18 +469,7 @@ await test("mail: the address confirmed by its mailed link, mail choices saved, 
 });
 
 await test("correspondence: a time bank, a conditional move planned on the analysis board and played at once, a vacation, the chat muted, the games waiting", async () => {
-  const alice = await visitor("/signup");
-  const bob = await visitor("/signup");
-  const suffix = Date.now() % 100000;
-  const names = [`carla${suffix}`, `dave${suffix}`];
-  for (const [i, who] of [alice, bob].entries()) {
-    await who.page.fill("#signup-name", names[i]);
-    await who.page.fill("#signup-password", "correct horse battery");
-    await who.page.fill("#signup-email", `${names[i]}@example.com`);
-    await who.page.click("#signup button[type=submit]");
-    await who.page.waitForURL(`${base}/`);
-    await who.page.locator("#account", { hasText: names[i] }).waitFor();
-  }
+  const [alice, bob, names] = await twoPlayers("carla", "dave");
   const form = alice.page.locator("form[aria-labelledby=challenge-title]");
   await form.locator("#opponent").fill(names[1]);
   await form.locator("select[name=board]").selectOption("8x8");

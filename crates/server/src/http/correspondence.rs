@@ -12,7 +12,6 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::extract::{ApiJson, Caller};
-use super::views::game_view;
 use super::{App, Shared};
 use crate::error::Result;
 use crate::service::{VacationInfo, parse_number};
@@ -137,12 +136,12 @@ async fn waiting(State(app): Shared, Caller(user): Caller) -> Result<Json<Value>
     Ok(Json(json!({"games": games})))
 }
 
-fn conditional_view(game: &crate::game::Game, lines: &[Vec<String>], now: i64) -> Value {
+fn conditional_view(game: &crate::game::Game, lines: &[Vec<String>]) -> Value {
     json!({
         "game": game.id,
         "ply": game.ply(),
         "lines": lines.iter().map(|l| l.join(" ")).collect::<Vec<_>>(),
-        "state": game_view(game, now, false)["status"],
+        "state": if game.is_finished() { "finished" } else { "active" },
     })
 }
 
@@ -153,7 +152,7 @@ async fn conditional(
 ) -> Result<Json<Value>> {
     let id = parse_number(&id, "the game number")?;
     let (game, lines) = app.service.conditional(&user, id).await?;
-    Ok(Json(conditional_view(&game, &lines, app.service.now())))
+    Ok(Json(conditional_view(&game, &lines)))
 }
 
 #[derive(Deserialize)]

@@ -19,6 +19,9 @@ pub const MAX_VACATION_DAYS: i64 = 60;
 pub const VACATION_BOOKING_DAYS: i64 = 365;
 /// The most reports a player may file in an hour.
 const REPORTS_PER_HOUR: u32 = 10;
+/// The most times a player may set their conditional moves in a minute
+/// (each is a write of the game and a message to its watchers).
+const CONDITIONAL_PER_MINUTE: u32 = 30;
 
 /// A player's vacation allowance and vacations.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -324,6 +327,17 @@ impl Service {
         user.require_play()?;
         if text.len() > 20_000 {
             return Err(Error::invalid("the conditional moves are too long"));
+        }
+        let key = format!("conditional {}", user.player.id);
+        if self
+            .mail_senders
+            .try_add(key, CONDITIONAL_PER_MINUTE, self.now())
+            .is_err()
+        {
+            return Err(Error::RateLimited {
+                what: "conditional moves set too often".into(),
+                retry_after_s: 60,
+            });
         }
         self.change_game(id, |g, _| {
             let side = g.color_of(user.player.id).ok_or(Error::NotAPlayer(id))?;

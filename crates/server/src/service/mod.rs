@@ -148,7 +148,8 @@ pub struct Service {
     origin: String,
     /// The mail setup, if any.
     mail: Option<crate::mail::MailSettings>,
-    /// Commands mailed per sender, and chat messages per player, this minute.
+    /// Commands mailed per sender, chat messages and conditional-move
+    /// changes per player, this minute.
     mail_senders: WindowCounter<String>,
     /// Hourly counts: error replies per sender and mistake (stops mail
     /// loops), verification and password-reset mails per account.

@@ -9,7 +9,7 @@ use super::{ids, next_number};
 use crate::conditional::Conditional;
 use crate::db::Database;
 use crate::error::{Error, Result};
-use crate::game::{EndReason, Game, Player, Seat, Status, TimeControl, Vacation};
+use crate::game::{EndReason, Game, Player, Seat, Status, TimeControl, Vacation, color_index};
 use crate::mail::OutMail;
 
 const GAME_COLUMNS: &str = "white_id, black_id, engine_level, files, ranks, symmetry, rated, \
@@ -241,7 +241,7 @@ fn game_from_row(row: &AnyRow) -> Result<Game> {
         };
         let text: String = row.try_get(column)?;
         if let Ok(tree) = Conditional::parse(game.position(), &text) {
-            game.conditional[usize::from(waiting == Color::Black)] = tree;
+            game.conditional[color_index(waiting)] = tree;
         }
     }
     game.name_players();

@@ -275,6 +275,16 @@ impl TestServer {
         .await
     }
 
+    /// Two players, `alice{tag}` and `bob{tag}`, with read and play tokens.
+    pub async fn two_players(&self, tag: &str) -> (User, User) {
+        (
+            self.user(&format!("alice{tag}"), false, &["read", "play"])
+                .await,
+            self.user(&format!("bob{tag}"), false, &["read", "play"])
+                .await,
+        )
+    }
+
     /// `who` switches automatic vacation off: their time may run out.
     pub async fn no_auto_vacation(&self, who: &User) {
         let (status, body) = self
