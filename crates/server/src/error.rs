@@ -18,6 +18,12 @@ pub enum Error {
     /// No challenge has this number.
     #[error("there is no challenge {0}")]
     NoSuchChallenge(i64),
+    /// No tournament has this number.
+    #[error("there is no tournament {0}")]
+    NoSuchTournament(i64),
+    /// No league has this number.
+    #[error("there is no league {0}")]
+    NoSuchLeague(i64),
     /// No account has this name.
     #[error("there is no player named {0}")]
     NoSuchPlayer(String),

@@ -993,7 +993,16 @@ impl Game {
     /// date it began, the time control, the number of plies, the result
     /// and, once it has ended, how (`Termination`).
     pub fn record_text(&self) -> String {
+        self.record_text_with(&[])
+    }
+
+    /// The game as a record (see [`Game::record_text`]) with more tags, like
+    /// a tournament's `Event` and `Round`.
+    pub fn record_text_with(&self, tags: &[(&str, String)]) -> String {
         let mut record = self.record.clone();
+        for (name, value) in tags {
+            let _ = record.set_tag(name, value);
+        }
         let began = u64::try_from(self.created_at / 1000).unwrap_or(0);
         // The values are plain text: setting them cannot fail.
         let _ = record.set_tag("Date", &epaminondas_rules::pgn_date(began));

@@ -34,6 +34,7 @@ pub mod mail;
 pub mod pbm;
 pub mod service;
 pub mod store;
+pub mod tournament;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -533,6 +533,47 @@ await test("correspondence: a time bank, a conditional move planned on the analy
   for (const who of [alice, bob]) await who.context.close();
 });
 
+await test("a tournament: made in the form, joined, started when full, a game linked both ways, a resignation in the standings and crosstable", async () => {
+  const [alice, bob, names] = await twoPlayers("erin", "fred");
+  await alice.page.click('nav a[href="/tournaments"]');
+  await alice.page.waitForURL(`${base}/tournaments`);
+  const form = alice.page.locator("#new-tournament");
+  await form.locator("#tournament-name").fill(`Cup ${names[0]}`);
+  await form.locator("#tournament-format").selectOption("Round robin");
+  await form.locator("#tournament-board").selectOption("8x8");
+  await form.locator("#tournament-time").selectOption("1 day per move");
+  await form.locator("#tournament-max").fill("2");
+  await form.locator("#create-tournament").click();
+  await alice.page.waitForURL(/\/tournament\/\d+$/);
+  const path = new URL(alice.page.url()).pathname;
+  await alice.page.locator("#tournament-title", { hasText: `Cup ${names[0]}` }).waitFor();
+  await alice.page.click("#join");
+  await alice.page.locator("#standings-title", { hasText: "Players (1)" }).waitFor();
+  // Bob finds it in the list and joins: two of two, so it starts.
+  await bob.page.goto("/tournaments");
+  await bob.page.click(`a[href="${path}"]`);
+  await bob.page.click("#join");
+  await bob.page.locator("#tournament-status", { hasText: "running, every game at once" }).waitFor();
+  assert.equal(await bob.page.locator("#crosstable tbody tr").count(), 2);
+  await bob.page.screenshot({ path: join(shots, "tournament.png"), fullPage: true });
+  // The game is linked from the crosstable, and links back.
+  await bob.page.locator("#crosstable tbody a[href^='/game/']").first().click();
+  await bob.page.waitForURL(/\/game\/\d+$/);
+  await bob.page.locator("#game-tournament a", { hasText: `Cup ${names[0]}` }).waitFor();
+  bob.page.once("dialog", (dialog) => dialog.accept());
+  await bob.page.click("#resign");
+  await bob.page.locator(".banner", { hasText: /resignation/ }).waitFor();
+  await bob.page.click("#game-tournament a");
+  await bob.page.waitForURL(`${base}${path}`);
+  await bob.page.locator("#tournament-status", { hasText: "finished" }).waitFor();
+  const first = bob.page.locator("#crosstable tbody tr").first();
+  assert.match(await first.textContent(), new RegExp(`^1${names[0]}`));
+  assert.equal(await first.locator("td.cross a").textContent(), "1");
+  assert.equal(await bob.page.locator("#crosstable tbody tr").nth(1).locator("td.cross a").textContent(), "0");
+  assert.equal(await bob.page.locator("#download-records").getAttribute("href"), `/api/tournaments/${path.split("/")[2]}/records`);
+  for (const who of [alice, bob]) await who.context.close();
+});
+
 await test("the site works at a phone-sized viewport", async () => {
   const { context, page } = await visitor("/", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   await page.locator("form[aria-labelledby=computer-title] select[name=board]").selectOption("10x8");

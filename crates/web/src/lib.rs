@@ -45,6 +45,7 @@ assets! {
     "js/analysis.js" => JS,
     "js/mail.js" => JS,
     "js/vacation.js" => JS,
+    "js/tournaments.js" => JS,
 }
 
 /// The single HTML page: every path of the site (`/`, `/game/101`,

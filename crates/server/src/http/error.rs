@@ -27,6 +27,8 @@ pub fn status_and_code(error: &Error) -> (StatusCode, &'static str) {
         },
         Error::NoSuchGame(_) => (S::NOT_FOUND, "no_such_game"),
         Error::NoSuchChallenge(_) => (S::NOT_FOUND, "no_such_challenge"),
+        Error::NoSuchTournament(_) => (S::NOT_FOUND, "no_such_tournament"),
+        Error::NoSuchLeague(_) => (S::NOT_FOUND, "no_such_league"),
         Error::NoSuchPlayer(_) => (S::NOT_FOUND, "no_such_player"),
         Error::NoSuchToken(_) => (S::NOT_FOUND, "no_such_token"),
         Error::NotAPlayer(_) => (S::FORBIDDEN, "not_a_player"),

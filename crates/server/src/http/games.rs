@@ -35,7 +35,11 @@ fn game_number(text: &str) -> Result<i64> {
 
 async fn game(State(app): Shared, Path(id): Path<String>) -> Result<Json<Value>> {
     let game = app.service.game(game_number(&id)?).await?;
-    Ok(Json(game_view(&game, app.service.now(), true)))
+    let mut view = game_view(&game, app.service.now(), true);
+    if let Some((id, name, round)) = app.service.tournament_of_game(game.id).await? {
+        view["tournament"] = serde_json::json!({"id": id, "name": name, "round": round});
+    }
+    Ok(Json(view))
 }
 
 async fn game_record(State(app): Shared, Path(id): Path<String>) -> Result<Response> {

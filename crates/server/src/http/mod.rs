@@ -17,6 +17,7 @@ mod pbm;
 mod players;
 mod site;
 mod streams;
+mod tournaments;
 pub mod views;
 
 pub use error::status_and_code;
@@ -117,6 +118,7 @@ pub fn router(service: Arc<Service>, config: HttpConfig) -> Router {
         .merge(challenges::routes())
         .merge(correspondence::routes())
         .merge(games::routes())
+        .merge(tournaments::routes())
         .merge(streams::routes())
         .merge(bot::routes())
         .merge(analysis::routes())
@@ -259,6 +261,7 @@ mod tests {
             include_str!("pbm.rs"),
             include_str!("players.rs"),
             include_str!("streams.rs"),
+            include_str!("tournaments.rs"),
         ];
         let routes: Vec<&str> = sources
             .iter()

@@ -24,6 +24,9 @@ pub const PAGES: &[&str] = &[
     "/players",
     "/profile/{name}",
     "/settings",
+    "/tournaments",
+    "/tournament/{id}",
+    "/league/{id}",
 ];
 
 /// The routes of the pages and their files.

@@ -15,6 +15,7 @@
 //! (`e1,e2-e3#5`, `resign`, `chat MESSAGE` ...).
 
 pub mod text;
+mod tournaments;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -65,6 +66,12 @@ Epaminondas server commands (pbmserv style), one per request or mail:
   epaminondas vacation USERID PASSWORD [DAYS [YYYY-MM-DD] | end N | auto on|off | cap GAMES]
       your correspondence clocks stop on vacation (a yearly allowance);
       auto: a day is taken when your time runs out; cap: most games at once
+  epaminondas tournaments                 tournaments taking sign-ups, running and ended
+  epaminondas tournament N                one: standings (tie-breaks BH, SB) and pairings
+  epaminondas enter|withdraw N USERID PASSWORD   sign up for tournament N, or leave
+      it (once it runs: your running games in it are resigned, the rest forfeited)
+  epaminondas leagues                     the leagues
+  epaminondas league N [join|leave USERID PASSWORD]   a league; join from next season
   epaminondas ratings                     the rating list
   epaminondas standings                   wins, draws and losses of every player
 
@@ -604,6 +611,66 @@ impl Door<'_> {
                 Err(usage(&format!("epaminondas {verb} BOARD USERID PASSWORD")))
             }
             ["epaminondas", "ratings"] => self.ratings().await,
+            ["epaminondas", "tournaments"] => {
+                Ok(tournaments::tournament_list(&service.tournaments().await?))
+            }
+            ["epaminondas", "tournament", number] => {
+                let id = parse_number(number, "the tournament number")?;
+                Ok(tournaments::tournament(&service.tournament(id).await?))
+            }
+            ["epaminondas", "tournament", ..] => Err(usage("epaminondas tournament N")),
+            [
+                "epaminondas",
+                verb @ ("enter" | "withdraw"),
+                number,
+                user,
+                password,
+            ] => {
+                let id = parse_number(number, "the tournament number")?;
+                let caller = self.signed(user, password).await?;
+                let t = if *verb == "enter" {
+                    service.join_tournament(&caller, id).await?
+                } else {
+                    service.withdraw_from_tournament(&caller, id).await?
+                };
+                let done = if *verb == "enter" {
+                    "You are in"
+                } else {
+                    "You are out of"
+                };
+                Ok(format!(
+                    "{done} tournament {id}.\n\n{}",
+                    tournaments::tournament(&t)
+                ))
+            }
+            ["epaminondas", verb @ ("enter" | "withdraw"), ..] => Err(usage(&format!(
+                "epaminondas {verb} TOURNAMENT USERID PASSWORD"
+            ))),
+            ["epaminondas", "leagues"] => Ok(tournaments::league_list(&service.leagues().await?)),
+            ["epaminondas", "league", number] => {
+                let id = parse_number(number, "the league number")?;
+                Ok(tournaments::league(&service.league(id).await?))
+            }
+            [
+                "epaminondas",
+                "league",
+                number,
+                verb @ ("join" | "leave"),
+                user,
+                password,
+            ] => {
+                let id = parse_number(number, "the league number")?;
+                let caller = self.signed(user, password).await?;
+                let view = if *verb == "join" {
+                    service.join_league(&caller, id).await?
+                } else {
+                    service.leave_league(&caller, id).await?
+                };
+                Ok(tournaments::league(&view))
+            }
+            ["epaminondas", "league", ..] => {
+                Err(usage("epaminondas league N [join|leave USERID PASSWORD]"))
+            }
             ["epaminondas", other, ..] => Err(Error::invalid(format!(
                 "unknown command {:?}: send `help` for the list",
                 excerpt(other)

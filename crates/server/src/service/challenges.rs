@@ -56,18 +56,7 @@ impl ChallengeOptions {
         rated: bool,
         time: Option<TimeControl>,
     ) -> Result<ChallengeOptions> {
-        let size = match board {
-            Some(text) => text
-                .parse::<BoardSize>()
-                .map_err(|e| Error::invalid(e.to_string()))?,
-            None => BoardSize::STANDARD,
-        };
-        let symmetry = match symmetry {
-            Some(text) => text
-                .parse::<Symmetry>()
-                .map_err(|e| Error::invalid(e.to_string()))?,
-            None => Symmetry::default(),
-        };
+        let (size, symmetry) = read_board(board, symmetry)?;
         let color = match color {
             Some(text) => text.parse::<ColorChoice>().map_err(Error::Invalid)?,
             None => ColorChoice::Random,
@@ -90,6 +79,24 @@ impl ChallengeOptions {
             control: time.unwrap_or(default_time),
         })
     }
+}
+
+/// The board (`FILESxRANKS`, default the standard board) and symmetry
+/// option (default `mirror`) a front door was given.
+pub fn read_board(board: Option<&str>, symmetry: Option<&str>) -> Result<(BoardSize, Symmetry)> {
+    let size = match board {
+        Some(text) => text
+            .parse::<BoardSize>()
+            .map_err(|e| Error::invalid(e.to_string()))?,
+        None => BoardSize::STANDARD,
+    };
+    let symmetry = match symmetry {
+        Some(text) => text
+            .parse::<Symmetry>()
+            .map_err(|e| Error::invalid(e.to_string()))?,
+        None => Symmetry::default(),
+    };
+    Ok((size, symmetry))
 }
 
 /// The board sizes the site's forms offer (any size from 4x4 to 26x26 may

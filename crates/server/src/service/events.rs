@@ -61,6 +61,7 @@ impl Service {
                         .await;
                 }
             }
+            self.tournament_game_over(after).await;
             return;
         }
         if after.ply() != before.ply() {

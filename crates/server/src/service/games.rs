@@ -276,6 +276,9 @@ impl Service {
                 tracing::warn!("sweeping game {id}: {e}");
             }
         }
+        if let Err(e) = self.sweep_tournaments().await {
+            tracing::warn!("sweeping tournaments: {e}");
+        }
         store::delete_expired_sessions(&self.db, self.now()).await?;
         Ok(())
     }

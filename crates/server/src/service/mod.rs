@@ -12,14 +12,16 @@ mod events;
 mod games;
 mod mail;
 mod ratings;
+mod tournaments;
 
 pub use accounts::Session;
 pub use analysis::{AnalysisRun, MAX_ANALYSIS_MS};
-pub use challenges::{ChallengeOptions, Created, Numbered, Opponent, offered_boards};
+pub use challenges::{ChallengeOptions, Created, Numbered, Opponent, offered_boards, read_board};
 pub use correspondence::{MAX_VACATION_DAYS, VacationInfo, Waiting};
 pub use events::Hello;
 pub use games::GAMES_LISTED;
 pub use mail::{MAX_CHAT, MailOutcome};
+pub use tournaments::{LeagueView, MAX_OPEN_EVENTS, NewLeague, NewTournament};
 
 use std::collections::HashMap;
 use std::net::IpAddr;

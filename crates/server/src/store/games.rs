@@ -290,3 +290,15 @@ pub async fn games_of(
     .await?;
     rows.iter().map(game_from_row).collect()
 }
+
+/// The games of tournament `id`, by round and board.
+pub async fn tournament_games(db: &Database, id: i64) -> Result<Vec<Game>> {
+    let rows = sqlx::query(&format!(
+        "{GAME_SELECT} JOIN tournament_games tg ON tg.game_id = g.id \
+         WHERE tg.tournament_id = $1 ORDER BY tg.round, tg.board"
+    ))
+    .bind(id)
+    .fetch_all(&db.read)
+    .await?;
+    rows.iter().map(game_from_row).collect()
+}

@@ -8,6 +8,7 @@ mod correspondence;
 mod games;
 mod mail;
 mod ratings;
+mod tournaments;
 
 pub use accounts::*;
 pub use challenges::*;
@@ -15,6 +16,7 @@ pub use correspondence::*;
 pub use games::*;
 pub use mail::*;
 pub use ratings::*;
+pub use tournaments::*;
 
 use sqlx::Row;
 

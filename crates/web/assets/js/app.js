@@ -8,6 +8,7 @@ import { gamePage } from "./game.js";
 import { signInPage, signUpPage, profilePage, playersPage, settingsPage } from "./account.js";
 import { analysisPage } from "./analysis.js";
 import { forgotPage } from "./mail.js";
+import { tournamentsPage, tournamentPage, leaguePage } from "./tournaments.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void))} Page */
 
@@ -22,6 +23,9 @@ const routes = [
   [/^\/players$/, playersPage],
   [/^\/profile\/([^/]+)$/, profilePage],
   [/^\/settings$/, settingsPage],
+  [/^\/tournaments$/, tournamentsPage],
+  [/^\/tournament\/(\d+)$/, tournamentPage],
+  [/^\/league\/(\d+)$/, leaguePage],
 ];
 
 /** @type {(() => void) | void} */

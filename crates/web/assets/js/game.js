@@ -367,7 +367,14 @@ export function gamePage(main, [id]) {
   };
   document.addEventListener("keydown", onKey);
 
-  api(`/api/games/${id}`).then(update).catch((error) => {
+  api(`/api/games/${id}`).then((/** @type {any} */ first) => {
+    if (first.tournament) {
+      const t = first.tournament;
+      title.after(h("p", { id: "game-tournament" },
+        h("a", { href: `/tournament/${t.id}` }, t.name), `, round ${t.round}`));
+    }
+    update(first);
+  }).catch((error) => {
     replace(main, h("h1", {}, `Game ${id}`), h("p", { class: "error" }, error.message), h("a", { href: "/" }, "Back to the lobby"));
   });
   const stream = socket(`/api/games/${id}/stream`, (message) => {

@@ -99,7 +99,7 @@ export function lobbyPage(main) {
  * The time control a choice names.
  * @param {string} choice
  */
-function timeControl(choice) {
+export function timeControl(choice) {
   if (choice === "unlimited") return { kind: "unlimited" };
   const bank = /^time bank (\d+)d\+(\d+)([dh]) max (\d+)d$/.exec(choice);
   if (bank) {
