@@ -598,9 +598,11 @@ pub fn swiss_round(players: &[SwissPlayer]) -> (Vec<(usize, usize)>, Option<usiz
     if players.len() % 2 == 1 {
         let mut candidates: Vec<usize> = all.iter().rev().copied().collect();
         candidates.sort_by_key(|&i| players[i].had_bye);
+        // One budget for all the candidates: a field where no pairing
+        // without repeats exists costs a bounded search, not one per player.
+        search.steps = 0;
         for candidate in candidates {
             let rest: Vec<usize> = all.iter().copied().filter(|&i| i != candidate).collect();
-            search.steps = 0;
             if let Some(found) = search.pair(&rest, false) {
                 bye = Some(candidate);
                 pairs = Some(found);
@@ -897,6 +899,26 @@ mod tests {
         let sorted: Vec<(usize, usize)> =
             pairs.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
         assert_eq!(sorted, vec![(0, 1), (2, 3), (4, 5)]);
+    }
+
+    #[test]
+    fn a_swiss_with_no_fresh_pairing_left_repeats_rather_than_fail() {
+        // Four players who have all met: round 4 must repeat, and does.
+        let mut field = swiss_field(4);
+        for (i, p) in field.iter_mut().enumerate() {
+            p.met = (0..4).filter(|&j| j != i).collect();
+        }
+        let (pairs, bye) = swiss_round(&field);
+        assert_eq!(bye, None);
+        assert_eq!(pairs.len(), 2);
+        // Forty players who have all met each other: a bounded search,
+        // then the fallback.
+        let mut field = swiss_field(41);
+        for (i, p) in field.iter_mut().enumerate() {
+            p.met = (0..41).filter(|&j| j != i).collect();
+        }
+        let (pairs, bye) = swiss_round(&field);
+        assert_eq!((pairs.len(), bye), (20, Some(40)));
     }
 
     fn entrant(id: i64, seed: f64) -> Entrant {
