@@ -2,7 +2,8 @@
 //! the test's clock moved by hand: time banks, vacations (booked, and taken
 //! automatically when time runs out), conditional moves over the API and
 //! the pbmserv commands, the chat's mute and report, the games waiting for
-//! a player's move, and the cap on running correspondence games.
+//! a player's move, the cap on running correspondence games, and the
+//! spectators' chat.
 
 mod common;
 
@@ -593,9 +594,234 @@ async fn the_correspondence_endpoints_refuse_strangers_floods_and_huge_input(
     assert_eq!(statuses[10], StatusCode::TOO_MANY_REQUESTS);
 }
 
+async fn the_spectators_chat(server: &TestServer, _db: &TestDb) {
+    let (alice, bob) = server.two_players("s").await;
+    let carol = server.user("carols", false, &["read", "play"]).await;
+    let dave = server.user("daves", false, &["read", "play"]).await;
+    let reader = server.user("readers", false, &["read"]).await;
+    let made = server
+        .new_game(
+            &alice,
+            &bob,
+            json!({"time": {"kind": "correspondence", "days_per_move": 3}}),
+        )
+        .await;
+    let id = made["id"].as_i64().unwrap();
+    let room = format!("/api/games/{id}/chat/spectators");
+    let switch = format!("{room}/open");
+    let say = |text: &str| Some(json!({"body": text}));
+
+    // Closed by default: anyone may look, no one may write.
+    let (status, closed) = server.call("GET", &room, None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(closed["open"], false);
+    assert_eq!(closed["may_post"], false);
+    assert_eq!(closed["may_switch"], false);
+    let (status, body) = server
+        .call("POST", &room, Some(&carol.token), say("hello"))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(body.to_string().contains("closed"), "{body}");
+
+    // Only a player opens it; a read-only token cannot.
+    let (status, _) = server
+        .call(
+            "POST",
+            &switch,
+            Some(&carol.token),
+            Some(json!({"open": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = server
+        .call(
+            "POST",
+            &switch,
+            Some(&reader.token),
+            Some(json!({"open": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = server
+        .call("POST", &switch, None, Some(json!({"open": true})))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (_, seen) = server.call("GET", &room, Some(&alice.token), None).await;
+    assert_eq!(seen["may_switch"], true);
+    let (status, _) = server
+        .call(
+            "POST",
+            &switch,
+            Some(&alice.token),
+            Some(json!({"open": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Watchers write; the players' own chat stays private.
+    let (_, seen) = server.call("GET", &room, Some(&carol.token), None).await;
+    assert_eq!(
+        (seen["open"].clone(), seen["may_post"].clone()),
+        (json!(true), json!(true))
+    );
+    let (status, posted) = server
+        .call("POST", &room, Some(&carol.token), say("  nice   opening "))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{posted}");
+    let carols = posted["id"].as_i64().unwrap();
+    let (status, _) = server
+        .call("POST", &room, Some(&dave.token), say("agreed"))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (_, seen) = server.call("GET", &room, None, None).await;
+    let bodies: Vec<&str> = seen["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["body"].as_str().unwrap())
+        .collect();
+    assert_eq!(bodies, ["nice opening", "agreed"], "{seen}");
+    assert_eq!(seen["may_post"], false, "anonymous visitors read only");
+    let (_, private) = server
+        .call(
+            "GET",
+            &format!("/api/games/{id}/chat"),
+            Some(&alice.token),
+            None,
+        )
+        .await;
+    assert_eq!(private["messages"], json!([]), "the rooms are apart");
+
+    // The players do not see it, nor write in it, while the game runs.
+    let (_, hidden) = server.call("GET", &room, Some(&bob.token), None).await;
+    assert_eq!(hidden["hidden"], true);
+    assert_eq!(hidden["messages"], json!([]));
+    let (status, _) = server
+        .call("POST", &room, Some(&bob.token), say("thanks"))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = server
+        .call(
+            "POST",
+            &format!("/api/chat/{carols}/report"),
+            Some(&bob.token),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "unseen, so not reportable");
+
+    // Checked like the players' chat: empty, too long.
+    let (status, _) = server
+        .call("POST", &room, Some(&dave.token), say("   "))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = server
+        .call("POST", &room, Some(&dave.token), say(&"x".repeat(501)))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // A watcher reports another; the room's flood limit holds for all.
+    let (status, _) = server
+        .call(
+            "POST",
+            &format!("/api/chat/{carols}/report"),
+            Some(&dave.token),
+            Some(json!({"reason": "spoiler"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let mut writers = Vec::new();
+    for n in 0..3 {
+        writers.push(server.user(&format!("fan{n}s"), false, &["play"]).await);
+    }
+    let mut statuses = Vec::new();
+    for writer in &writers {
+        for n in 0..10 {
+            let (status, _) = server
+                .call("POST", &room, Some(&writer.token), say(&format!("go {n}")))
+                .await;
+            statuses.push(status);
+        }
+    }
+    // Carol and Dave wrote 2: 28 more are taken this minute, then none.
+    let taken = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CREATED)
+        .count();
+    assert_eq!(taken, 28, "{statuses:?}");
+    assert_eq!(statuses[29], StatusCode::TOO_MANY_REQUESTS);
+
+    // Once the game is over, its players see the room; closing hides it.
+    let (status, _) = server
+        .call(
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(&bob.token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, after) = server.call("GET", &room, Some(&bob.token), None).await;
+    assert_eq!(after["hidden"], false);
+    assert_eq!(after["messages"][0]["body"], "nice opening");
+    let (status, _) = server
+        .call(
+            "POST",
+            &switch,
+            Some(&bob.token),
+            Some(json!({"open": false})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, shut) = server.call("GET", &room, None, None).await;
+    assert_eq!(
+        (shut["open"].clone(), shut["messages"].clone()),
+        (json!(false), json!([]))
+    );
+    let (status, _) = server
+        .call("GET", "/api/games/999999/chat/spectators", None, None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = server
+        .call("GET", "/api/games/x/chat/spectators", None, None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // A guest may read but not write.
+    let response = server
+        .http
+        .post(format!("{}/api/guest", server.base))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    let cookie = common::session_cookie(&response);
+    let guest: Value = response.json().await.unwrap();
+    let (status, _) = server
+        .call(
+            "POST",
+            &switch,
+            Some(&alice.token),
+            Some(json!({"open": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let response = server
+        .http
+        .post(format!("{}{room}", server.base))
+        .header("cookie", cookie)
+        .header("x-csrf-token", guest["csrf"].as_str().unwrap())
+        .json(&json!({"body": "hi"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+}
+
 on_both!(
     time_banks_and_vacations,
     conditional_moves,
     chat_waiting_games_and_the_cap,
+    the_spectators_chat,
     the_correspondence_endpoints_refuse_strangers_floods_and_huge_input,
 );

@@ -387,6 +387,71 @@ async fn one_player_on_the_web_the_other_by_mail() {
     let _ = pbm;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_automatic_vacation_is_mailed_to_both_players() {
+    let Some(mut world) = World::start().await else {
+        return;
+    };
+    let pbm = format!("pbm@{DOMAIN}");
+    let alice = world.sign_up("alice").await;
+    let bob = world.sign_up("bob").await;
+    world
+        .send(
+            &alice,
+            &pbm,
+            "epaminondas challenge -size=5x6 -days=2 alice bob alice-password",
+            "",
+        )
+        .await
+        .unwrap();
+    world.expect(&alice, "Re: epaminondas challenge").await;
+    let challenge = world.expect(&bob, "alice challenges you").await;
+    world
+        .send(
+            &bob,
+            challenge.reply_to.as_deref().unwrap(),
+            "Re: challenge",
+            "accept",
+        )
+        .await
+        .unwrap();
+    world.expect(&bob, "Re: challenge").await;
+    world.expect(&alice, "your move (move 1)").await;
+    let id = 102;
+
+    // Alice lets her two days run out: the sweep takes a vacation day for
+    // her (automatic vacation is on by default) and mails both players.
+    let day = 24 * 60 * 60 * 1000;
+    world.server.clock.advance(2 * day + 60_000);
+    world.server.service.sweep().await.unwrap();
+    let game = world.server.service.game(id).await.unwrap();
+    assert!(!game.is_finished(), "saved by a vacation day");
+    let vacation = game
+        .vacations
+        .iter()
+        .find(|v| v.automatic)
+        .expect("an automatic vacation");
+    let subject = format!("board {id}: alice's time ran out, a vacation day was used");
+    let until = epaminondas_server::pbm::text::utc_time(vacation.ends_at);
+    for to in [&alice, &bob] {
+        let mail = world.expect(to, &subject).await;
+        assert!(
+            mail.text.contains("vacation time from alice's"),
+            "{}",
+            mail.text
+        );
+        assert!(mail.text.contains(&until), "{until}: {}", mail.text);
+        assert!(
+            mail.text.contains("switches automatic vacation off"),
+            "{}",
+            mail.text
+        );
+    }
+    // Announced once: a second sweep mails nothing new.
+    world.server.service.sweep().await.unwrap();
+    world.nothing_more_for(&bob).await.unwrap();
+}
+
 /// The moves of game `id` as stored.
 async fn moves_of(world: &World, id: i64) -> Vec<String> {
     world.server.service.game(id).await.unwrap().move_texts()

@@ -288,6 +288,40 @@ async fn a_round_robin_with_a_withdrawal(server: &TestServer, _db: &TestDb) {
             "{p}"
         );
     }
+    // The organizer may open the spectators' chat of a game they do not
+    // play; another entrant may not.
+    let organizer = users[0].name.as_str();
+    let other = pairings
+        .iter()
+        .find(|p| p["game"].is_i64() && p["white"] != organizer && p["black"] != organizer)
+        .expect("a game without the organizer");
+    let open = format!("/api/games/{}/chat/spectators/open", other["game"]);
+    let (status, _) = server
+        .call(
+            "POST",
+            &open,
+            Some(&users[0].token),
+            Some(json!({"open": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let stranger = users
+        .iter()
+        .find(|u| {
+            other["white"] != u.name.as_str()
+                && other["black"] != u.name.as_str()
+                && u.name != organizer
+        })
+        .unwrap();
+    let (status, _) = server
+        .call(
+            "POST",
+            &open,
+            Some(&stranger.token),
+            Some(json!({"open": false})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
 
     // Round 1 ends; then rr3 withdraws in the middle of round 2: the
     // running game is resigned and the later ones are lost by forfeit.

@@ -257,6 +257,21 @@ await test("two players sign up, one challenges the other, they play to a crossi
   await alice.page.click("#chat-form button[type=submit]");
   await bob.page.locator("#chat li", { hasText: "Good luck, have fun" }).waitFor();
   assert.equal(await watcher.page.locator("#chat").count(), 0, "the chat is the players' only");
+  // The spectators' chat: closed until a player opens it; then a signed-in
+  // watcher writes there and the anonymous one reads it, while the players
+  // see none of it until their game is over.
+  await watcher.page.locator("#spectator-note", { hasText: "closed" }).waitFor();
+  await alice.page.click("#spectator-toggle");
+  await watcher.page.locator("#spectator-note", { hasText: "Sign in to write" }).waitFor();
+  const [carol, dan] = await twoPlayers("carol", "dan");
+  await dan.context.close();
+  await carol.page.goto(`/game/${id}`);
+  await carol.page.fill("#spectator-input", "Bold opening!");
+  await carol.page.click("#spectator-form button[type=submit]");
+  await watcher.page.locator("#spectator-chat li", { hasText: "Bold opening!" }).waitFor();
+  await bob.page.locator("#spectator-note", { hasText: "hidden from you" }).waitFor();
+  assert.equal(await bob.page.locator("#spectator-chat li", { hasText: "Bold" }).count(), 0, "hidden from the players");
+  assert.equal(await bob.page.locator("#spectator-form:visible").count(), 0, "players do not write there");
   // Alice plays the engine's moves, Bob random quiet ones, until the game ends.
   for (let ply = 0; ply < 300; ply++) {
     const game = await gameState(alice.page, id);
@@ -286,6 +301,8 @@ await test("two players sign up, one challenges the other, they play to a crossi
     await who.page.locator(".banner", { hasText: "by crossing" }).waitFor();
   }
   console.log(`     game ${id}: ${await watcher.page.locator(".banner").textContent()} after ${final.moves.length} plies`);
+  await bob.page.locator("#spectator-chat li", { hasText: "Bold opening!" }).waitFor();
+  await carol.context.close();
   // Step back through the moves with the keyboard.
   await watcher.page.locator("h1").click();
   await watcher.page.keyboard.press("Home");

@@ -1,6 +1,6 @@
 //! Correspondence play over HTTP: vacations and the correspondence
-//! settings, conditional moves, the chat's mute and report, and the games
-//! waiting for the player's move.
+//! settings, conditional moves, the chat's mute and report, the
+//! spectators' chat, and the games waiting for the player's move.
 
 use std::sync::Arc;
 
@@ -11,7 +11,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::extract::{ApiJson, Caller};
+use super::extract::{ApiJson, Caller, MaybeCaller};
 use super::{App, Shared};
 use crate::error::Result;
 use crate::service::{VacationInfo, parse_number};
@@ -31,6 +31,14 @@ pub fn routes() -> Router<Arc<App>> {
                 .delete(clear_conditional),
         )
         .route("/api/games/{id}/chat/mute", post(mute))
+        .route(
+            "/api/games/{id}/chat/spectators",
+            get(spectator_chat).post(post_spectator_chat),
+        )
+        .route(
+            "/api/games/{id}/chat/spectators/open",
+            post(open_spectator_chat),
+        )
         .route("/api/chat/{message}/report", post(report))
 }
 
@@ -227,4 +235,63 @@ async fn report(
         StatusCode::CREATED,
         Json(json!({"reported": message, "note": "the site's operator will read it"})),
     ))
+}
+
+/// `GET /api/games/{id}/chat/spectators`: the spectators' chat, for anyone
+/// (hidden from the players until their game is over).
+async fn spectator_chat(
+    State(app): Shared,
+    MaybeCaller(user): MaybeCaller,
+    Path(id): Path<String>,
+) -> Result<Json<Value>> {
+    let id = parse_number(&id, "the game number")?;
+    let chat = app.service.spectator_chat(user.as_ref(), id).await?;
+    let messages = super::mail::chat_json(&chat.messages);
+    Ok(Json(json!({
+        "open": chat.open,
+        "hidden": chat.hidden,
+        "may_switch": chat.may_switch,
+        "may_post": chat.may_post,
+        "messages": messages,
+    })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpectatorPost {
+    body: String,
+}
+
+/// `POST /api/games/{id}/chat/spectators`: a watcher's message.
+async fn post_spectator_chat(
+    State(app): Shared,
+    Caller(user): Caller,
+    Path(id): Path<String>,
+    ApiJson(form): ApiJson<SpectatorPost>,
+) -> Result<(StatusCode, Json<Value>)> {
+    let id = parse_number(&id, "the game number")?;
+    let message = app
+        .service
+        .spectator_chat_post(&user, id, &form.body)
+        .await?;
+    Ok((StatusCode::CREATED, Json(json!({"id": message}))))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpenForm {
+    open: bool,
+}
+
+/// `POST /api/games/{id}/chat/spectators/open`: a player (or the
+/// tournament's organizer) opens or closes the spectators' chat.
+async fn open_spectator_chat(
+    State(app): Shared,
+    Caller(user): Caller,
+    Path(id): Path<String>,
+    ApiJson(form): ApiJson<OpenForm>,
+) -> Result<Json<Value>> {
+    let id = parse_number(&id, "the game number")?;
+    app.service.set_spectator_chat(&user, id, form.open).await?;
+    Ok(Json(json!({"game": id, "open": form.open})))
 }

@@ -24,6 +24,7 @@ use crate::error::{Error, Result};
 use crate::mail::inbound::Envelope;
 use crate::mail::{MailKind, MailMode};
 use crate::service::parse_number;
+use crate::store::ChatMessage;
 
 /// The routes of this area with the usual body limit.
 pub fn routes() -> Router<Arc<App>> {
@@ -198,11 +199,17 @@ async fn chat(
 ) -> Result<Json<Value>> {
     let id = parse_number(&id, "the game number")?;
     let (messages, muted) = app.service.chat_messages(&user, id).await?;
-    let messages: Vec<Value> = messages
+    Ok(Json(
+        json!({"messages": chat_json(&messages), "muted": muted}),
+    ))
+}
+
+/// Chat messages as the API shows them.
+pub(super) fn chat_json(messages: &[ChatMessage]) -> Vec<Value> {
+    messages
         .iter()
         .map(|m| json!({"id": m.id, "author": m.author, "body": m.body, "at": m.created_at}))
-        .collect();
-    Ok(Json(json!({"messages": messages, "muted": muted})))
+        .collect()
 }
 
 #[derive(Deserialize)]

@@ -11,7 +11,7 @@ use super::Service;
 use crate::auth::AuthUser;
 use crate::error::{Error, Result};
 use crate::game::{DAY_MS, Game, Vacation};
-use crate::store::{self, CorrespondenceOptions, VacationRow};
+use crate::store::{self, ChatRoom, CorrespondenceOptions, VacationRow};
 
 /// The longest vacation that may be taken at once, in days.
 pub const MAX_VACATION_DAYS: i64 = 60;
@@ -373,15 +373,22 @@ impl Service {
                 "a report's reason is at most 500 characters",
             ));
         }
-        let Some((game_id, author)) = store::chat_message_origin(&self.db, message).await? else {
+        let Some(origin) = store::chat_message_origin(&self.db, message).await? else {
             return Err(Error::invalid(format!(
                 "there is no chat message {message}"
             )));
         };
-        let game = self.game(game_id).await?;
-        game.color_of(user.player.id)
-            .ok_or(Error::NotAPlayer(game_id))?;
-        if author == user.player.id {
+        let game = self.game(origin.game).await?;
+        let playing = game.color_of(user.player.id).is_some();
+        // A message may be reported by whoever may read it.
+        let readable = match origin.room {
+            ChatRoom::Players => playing,
+            ChatRoom::Spectators => !playing || game.is_finished(),
+        };
+        if !readable {
+            return Err(Error::NotAPlayer(origin.game));
+        }
+        if origin.author == user.player.id {
             return Err(Error::invalid("you cannot report your own message"));
         }
         let key = format!("report {}", user.player.id);

@@ -15,7 +15,7 @@ use crate::mail::compose;
 use crate::mail::inbound::{self, Envelope, InboundError};
 use crate::mail::{MailKind, MailMode, MailProfile, MailSettings, NewToken, OutMail, new_token};
 use crate::pbm::{self, Acting};
-use crate::store;
+use crate::store::{self, ChatRoom};
 
 /// How long a mailed address verification works.
 const VERIFY_MS: i64 = 7 * 24 * 3_600_000;
@@ -23,6 +23,25 @@ const VERIFY_MS: i64 = 7 * 24 * 3_600_000;
 const RESET_MS: i64 = 3_600_000;
 /// How long a reply address or unsubscribe link works.
 const REPLY_MS: i64 = 60 * 24 * 3_600_000;
+/// The most messages a minute in one game's spectators' chat, all writers
+/// together (each game's watchers are told of every one).
+pub const SPECTATOR_MESSAGES_PER_MINUTE: u32 = 30;
+
+/// The spectators' chat of a game as one visitor sees it.
+#[derive(Clone, Debug)]
+pub struct SpectatorChat {
+    /// Whether a player (or the organizer) opened it.
+    pub open: bool,
+    /// Whether it is hidden from this visitor, a player of the running game.
+    pub hidden: bool,
+    /// Whether this visitor may open or close it.
+    pub may_switch: bool,
+    /// Whether this visitor may write in it.
+    pub may_post: bool,
+    /// The last 200 messages, oldest first (none when closed or hidden).
+    pub messages: Vec<store::ChatMessage>,
+}
+
 /// The most characters of a chat message.
 pub const MAX_CHAT: usize = 500;
 /// How many times an hour one address gets the same error reply: a loop with
@@ -491,9 +510,9 @@ impl Service {
         Ok(profile.name)
     }
 
-    /// Posts a chat message by `user` in game `id` (plain text, at most
-    /// [`MAX_CHAT`] characters); the opponent gets it by mail if they chose to.
-    pub async fn chat(&self, user: &AuthUser, id: i64, text: &str) -> Result<i64> {
+    /// Checks a chat message (plain text on one line, at most [`MAX_CHAT`]
+    /// characters) and counts it against `user`'s limit of 10 a minute.
+    fn chat_text(&self, user: &AuthUser, text: &str) -> Result<String> {
         user.require_play()?;
         let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if text.is_empty() {
@@ -511,6 +530,13 @@ impl Service {
                 retry_after_s: 60,
             });
         }
+        Ok(text)
+    }
+
+    /// Posts a chat message by `user` in game `id` (plain text, at most
+    /// [`MAX_CHAT`] characters); the opponent gets it by mail if they chose to.
+    pub async fn chat(&self, user: &AuthUser, id: i64, text: &str) -> Result<i64> {
+        let text = self.chat_text(user, text)?;
         let game = self.game(id).await?;
         let me = game.color_of(user.player.id).ok_or(Error::NotAPlayer(id))?;
         let mut mails = Vec::new();
@@ -537,8 +563,16 @@ impl Service {
             mail.digest = digest;
             mails.push(mail);
         }
-        let message =
-            store::insert_chat(&self.db, id, user.player.id, &text, &mails, self.now()).await?;
+        let message = store::insert_chat(
+            &self.db,
+            id,
+            ChatRoom::Players,
+            user.player.id,
+            &text,
+            &mails,
+            self.now(),
+        )
+        .await?;
         if !mails.is_empty() {
             self.mail_waiting.notify_one();
         }
@@ -556,11 +590,113 @@ impl Service {
         let game = self.game(id).await?;
         game.color_of(user.player.id).ok_or(Error::NotAPlayer(id))?;
         let muted = store::chat_muted(&self.db, user.player.id, id).await?;
-        let mut messages = store::chat_of(&self.db, id, 200).await?;
+        let mut messages = store::chat_of(&self.db, id, ChatRoom::Players, 200).await?;
         if muted {
             messages.retain(|m| m.author == user.player.name);
         }
         Ok((messages, muted))
+    }
+
+    /// Whether `user` may open or close the spectators' chat of `game`: its
+    /// players, and the organizer of the tournament it belongs to.
+    async fn may_open_spectator_chat(&self, user: &AuthUser, game: &Game) -> Result<bool> {
+        if game.color_of(user.player.id).is_some() {
+            return Ok(true);
+        }
+        let Some((tournament, _, _)) = store::tournament_of_game(&self.db, game.id).await? else {
+            return Ok(false);
+        };
+        Ok(store::load_tournament(&self.db, tournament)
+            .await?
+            .is_some_and(|t| t.organizer.id == user.player.id))
+    }
+
+    /// Opens or closes the spectators' chat of game `id`: closed by default,
+    /// and opened only by a player or the game's tournament organizer.
+    pub async fn set_spectator_chat(&self, user: &AuthUser, id: i64, open: bool) -> Result<()> {
+        user.require_play()?;
+        let game = self.game(id).await?;
+        if !self.may_open_spectator_chat(user, &game).await? {
+            return Err(Error::forbidden(format!(
+                "only the players of game {id} (or its tournament's organizer) may open or close its spectators' chat"
+            )));
+        }
+        store::set_spectator_chat(&self.db, id, open, user.player.id, self.now()).await?;
+        self.notify_game(&game).await;
+        Ok(())
+    }
+
+    /// The spectators' chat of game `id` as `user` (or an anonymous visitor)
+    /// may see it. Its players see it only once the game is over, so that no
+    /// watcher can send them advice.
+    pub async fn spectator_chat(&self, user: Option<&AuthUser>, id: i64) -> Result<SpectatorChat> {
+        let game = self.game(id).await?;
+        let open = store::spectator_chat_open(&self.db, id).await?;
+        let may_switch = match user {
+            Some(user) => self.may_open_spectator_chat(user, &game).await?,
+            None => false,
+        };
+        let playing = user.is_some_and(|u| game.color_of(u.player.id).is_some());
+        let hidden = playing && !game.is_finished();
+        let messages = if open && !hidden {
+            store::chat_of(&self.db, id, ChatRoom::Spectators, 200).await?
+        } else {
+            Vec::new()
+        };
+        Ok(SpectatorChat {
+            open,
+            hidden,
+            may_switch,
+            may_post: open && !playing && user.is_some_and(|u| !u.guest),
+            messages,
+        })
+    }
+
+    /// Posts `user`'s message in the spectators' chat of game `id`: open
+    /// chats only, full accounts that do not play in the game only, at most
+    /// 10 messages a minute per person and [`SPECTATOR_MESSAGES_PER_MINUTE`]
+    /// per game.
+    pub async fn spectator_chat_post(&self, user: &AuthUser, id: i64, text: &str) -> Result<i64> {
+        if user.guest {
+            return Err(Error::forbidden(
+                "guests cannot write in the spectators' chat: sign up first",
+            ));
+        }
+        let game = self.game(id).await?;
+        if game.color_of(user.player.id).is_some() {
+            return Err(Error::forbidden(
+                "players write in their own chat, not the spectators'",
+            ));
+        }
+        if !store::spectator_chat_open(&self.db, id).await? {
+            return Err(Error::conflict(format!(
+                "the spectators' chat of game {id} is closed: only its players can open it"
+            )));
+        }
+        let text = self.chat_text(user, text)?;
+        let room = format!("spectators {id}");
+        if self
+            .mail_senders
+            .try_add(room, SPECTATOR_MESSAGES_PER_MINUTE, self.now())
+            .is_err()
+        {
+            return Err(Error::RateLimited {
+                what: "this game's spectators are writing too fast".into(),
+                retry_after_s: 60,
+            });
+        }
+        let message = store::insert_chat(
+            &self.db,
+            id,
+            ChatRoom::Spectators,
+            user.player.id,
+            &text,
+            &[],
+            self.now(),
+        )
+        .await?;
+        self.notify_game(&game).await;
+        Ok(message)
     }
 
     /// Handles one received message: reads it, runs its commands for the

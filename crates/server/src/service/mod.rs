@@ -20,7 +20,7 @@ pub use challenges::{ChallengeOptions, Created, Numbered, Opponent, offered_boar
 pub use correspondence::{MAX_VACATION_DAYS, VacationInfo, Waiting};
 pub use events::Hello;
 pub use games::GAMES_LISTED;
-pub use mail::{MAX_CHAT, MailOutcome};
+pub use mail::{MAX_CHAT, MailOutcome, SPECTATOR_MESSAGES_PER_MINUTE, SpectatorChat};
 pub use tournaments::{LeagueView, MAX_OPEN_EVENTS, NewLeague, NewTournament};
 
 use std::collections::HashMap;

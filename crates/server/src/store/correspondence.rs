@@ -5,6 +5,7 @@
 use sqlx::Row;
 
 use super::ids;
+use super::mail::ChatRoom;
 use crate::db::Database;
 use crate::error::Result;
 
@@ -195,14 +196,67 @@ pub async fn set_chat_muted(
     Ok(())
 }
 
-/// The game a chat message belongs to and who wrote it.
-pub async fn chat_message_origin(db: &Database, message: i64) -> Result<Option<(i64, i64)>> {
-    let row = sqlx::query("SELECT game_id, user_id FROM chat_messages WHERE id = $1")
+/// Where a chat message was written, and by whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChatOrigin {
+    /// The game.
+    pub game: i64,
+    /// The room of its chat.
+    pub room: ChatRoom,
+    /// The author's account.
+    pub author: i64,
+}
+
+/// Where chat message `message` was written and by whom.
+pub async fn chat_message_origin(db: &Database, message: i64) -> Result<Option<ChatOrigin>> {
+    let row = sqlx::query("SELECT game_id, room, user_id FROM chat_messages WHERE id = $1")
         .bind(message)
         .fetch_optional(&db.read)
         .await?;
-    row.map(|r| Ok((r.try_get("game_id")?, r.try_get("user_id")?)))
-        .transpose()
+    row.map(|r| {
+        Ok(ChatOrigin {
+            game: r.try_get("game_id")?,
+            room: ChatRoom::from_stored(r.try_get("room")?),
+            author: r.try_get("user_id")?,
+        })
+    })
+    .transpose()
+}
+
+/// Whether the spectators' chat of game `game` is open.
+pub async fn spectator_chat_open(db: &Database, game: i64) -> Result<bool> {
+    let row = sqlx::query("SELECT 1 AS one FROM spectator_chats WHERE game_id = $1")
+        .bind(game)
+        .fetch_optional(&db.read)
+        .await?;
+    Ok(row.is_some())
+}
+
+/// Opens (by `user`) or closes the spectators' chat of game `game`.
+pub async fn set_spectator_chat(
+    db: &Database,
+    game: i64,
+    open: bool,
+    user: i64,
+    now: i64,
+) -> Result<()> {
+    let mut tx = db.write.begin().await?;
+    sqlx::query("DELETE FROM spectator_chats WHERE game_id = $1")
+        .bind(game)
+        .execute(&mut *tx)
+        .await?;
+    if open {
+        sqlx::query(
+            "INSERT INTO spectator_chats (game_id, opened_by, opened_at) VALUES ($1, $2, $3)",
+        )
+        .bind(game)
+        .bind(user)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Records `reporter`'s report of chat message `message`; false if they

@@ -433,10 +433,39 @@ pub struct ChatMessage {
     pub created_at: i64,
 }
 
-/// Stores a chat message and queues its mails, in one transaction.
+/// The two rooms of a game's chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChatRoom {
+    /// Between the game's two players, private to them.
+    Players,
+    /// For those who watch the game, once a player opens it.
+    Spectators,
+}
+
+impl ChatRoom {
+    /// The room's name in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChatRoom::Players => "players",
+            ChatRoom::Spectators => "spectators",
+        }
+    }
+
+    /// The room a stored name stands for (unknown names are the players').
+    pub fn from_stored(name: &str) -> ChatRoom {
+        if name == "spectators" {
+            ChatRoom::Spectators
+        } else {
+            ChatRoom::Players
+        }
+    }
+}
+
+/// Stores a chat message in `room` and queues its mails, in one transaction.
 pub async fn insert_chat(
     db: &Database,
     game: i64,
+    room: ChatRoom,
     user: i64,
     body: &str,
     mails: &[OutMail],
@@ -444,9 +473,10 @@ pub async fn insert_chat(
 ) -> Result<i64> {
     let mut tx = db.write.begin().await?;
     let row = sqlx::query(
-        "INSERT INTO chat_messages (game_id, user_id, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+        "INSERT INTO chat_messages (game_id, room, user_id, body, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
     )
     .bind(game)
+    .bind(room.as_str())
     .bind(user)
     .bind(body)
     .bind(now)
@@ -457,13 +487,19 @@ pub async fn insert_chat(
     Ok(row.try_get("id")?)
 }
 
-/// The chat of game `game`, oldest first (the last `limit` messages).
-pub async fn chat_of(db: &Database, game: i64, limit: i64) -> Result<Vec<ChatMessage>> {
+/// The chat of game `game` in `room`, oldest first (the last `limit` messages).
+pub async fn chat_of(
+    db: &Database,
+    game: i64,
+    room: ChatRoom,
+    limit: i64,
+) -> Result<Vec<ChatMessage>> {
     let rows = sqlx::query(
         "SELECT c.id, u.name, c.body, c.created_at FROM chat_messages c JOIN users u ON u.id = c.user_id \
-         WHERE c.game_id = $1 ORDER BY c.id DESC LIMIT $2",
+         WHERE c.game_id = $1 AND c.room = $2 ORDER BY c.id DESC LIMIT $3",
     )
     .bind(game)
+    .bind(room.as_str())
     .bind(limit)
     .fetch_all(&db.read)
     .await?;

@@ -6,7 +6,7 @@ import { api, currentUser, socket, waitingGames } from "./api.js";
 import { Board } from "./board.js";
 import { h, replace, toast, clockText } from "./dom.js";
 import { navigate } from "./app.js";
-import { chatPanel } from "./mail.js";
+import { chatPanel, spectatorChatPanel } from "./mail.js";
 
 const REASONS = {
   crossing: "by crossing",
@@ -62,6 +62,8 @@ export function gamePage(main, [id]) {
       aside));
   /** The players' chat, added once the page knows the visitor plays here. */
   let chat = null;
+  /** The spectators' chat, on every game between people. */
+  let spectators = null;
 
   /** The side the signed-in player plays here, if any. */
   function myColor() {
@@ -90,6 +92,11 @@ export function gamePage(main, [id]) {
       aside.append(chat.el);
     }
     if (chat) chat.refresh();
+    if (!spectators && people) {
+      spectators = spectatorChatPanel(id);
+      aside.append(spectators.el);
+    }
+    if (spectators) spectators.refresh();
     // The title's count of games waiting for the player's move.
     if (myColor()) waitingGames();
   }

@@ -1,7 +1,7 @@
 // Mail on the site: the settings panel that chooses what is mailed (and
 // confirms or changes the address), the page that asks for a password-reset
-// link, and the chat between a game's two players (which the server also
-// mails to the opponent, when they chose so).
+// link, the chat between a game's two players (which the server also mails
+// to the opponent, when they chose so), and the spectators' chat.
 
 import { api, currentUser } from "./api.js";
 import { h, replace, toast } from "./dom.js";
@@ -112,6 +112,63 @@ export function mailPanel() {
 }
 
 /**
+ * Asks why, then reports chat message `m` to the site's operator.
+ * @param {any} m
+ */
+async function report(m) {
+  const reason = prompt("Why report this message? (optional)", "");
+  if (reason === null) return;
+  try {
+    await api(`/api/chat/${m.id}/report`, { reason });
+    toast("Reported: the site's operator will read it");
+  } catch (error) {
+    toast(/** @type {Error} */ (error).message, "error");
+  }
+}
+
+/**
+ * Fills a chat's list with its messages, each but one's own with a report
+ * button for a signed-in reader.
+ * @param {HTMLElement} list
+ * @param {any[]} messages
+ * @param {string} empty what to say when there are none
+ */
+function showMessages(list, messages, empty) {
+  const me = currentUser();
+  replace(list, messages.length === 0
+    ? h("li", { class: "muted" }, empty)
+    : messages.map((/** @type {any} */ m) => h("li", {},
+      h("strong", {}, m.author), " ", m.body, " ",
+      h("time", { class: "muted", datetime: new Date(m.at).toISOString() }, new Date(m.at).toLocaleString()),
+      me && m.author !== me.name
+        ? h("button", { type: "button", class: "link report", "aria-label": `Report the message by ${m.author}`, onclick: () => report(m) }, "Report")
+        : null)));
+}
+
+/**
+ * Sends the text of a chat form's input to `url`, then empties the input
+ * and calls `done`.
+ * @param {HTMLElement} form
+ * @param {HTMLElement} input
+ * @param {string} url
+ * @param {() => void} done
+ */
+function sendOnSubmit(form, input, url, done) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = /** @type {HTMLInputElement} */ (input).value.trim();
+    if (!text) return;
+    try {
+      await api(url, { body: text });
+      /** @type {HTMLInputElement} */ (input).value = "";
+      done();
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message, "error");
+    }
+  });
+}
+
+/**
  * The chat between a game's players, shown to them only.
  * @param {string} id the game
  */
@@ -119,18 +176,7 @@ export function chatPanel(id) {
   const list = h("ol", { class: "plain chat", id: "chat", "aria-live": "polite" });
   const input = h("input", { name: "body", id: "chat-input", maxlength: 500, autocomplete: "off", "aria-label": "Message to your opponent", placeholder: "Message to your opponent" });
   const form = h("form", { class: "row", id: "chat-form" }, input, h("button", { type: "submit", class: "secondary" }, "Send"));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const text = /** @type {HTMLInputElement} */ (input).value.trim();
-    if (!text) return;
-    try {
-      await api(`/api/games/${id}/chat`, { body: text });
-      /** @type {HTMLInputElement} */ (input).value = "";
-      refresh();
-    } catch (error) {
-      toast(/** @type {Error} */ (error).message, "error");
-    }
-  });
+  sendOnSubmit(form, input, `/api/games/${id}/chat`, () => refresh());
   let last = "";
   let muted = false;
   const mute = h("button", { type: "button", class: "secondary", id: "chat-mute", onclick: async () => {
@@ -142,17 +188,6 @@ export function chatPanel(id) {
       toast(/** @type {Error} */ (error).message, "error");
     }
   } }, "Mute opponent");
-  /** @param {any} m */
-  async function report(m) {
-    const reason = prompt("Why report this message? (optional)", "");
-    if (reason === null) return;
-    try {
-      await api(`/api/chat/${m.id}/report`, { reason });
-      toast("Reported: the site's operator will read it");
-    } catch (error) {
-      toast(/** @type {Error} */ (error).message, "error");
-    }
-  }
   async function refresh() {
     try {
       const view = await api(`/api/games/${id}/chat`);
@@ -162,19 +197,58 @@ export function chatPanel(id) {
       last = key;
       muted = view.muted;
       mute.textContent = muted ? "Unmute opponent" : "Mute opponent";
-      const me = currentUser();
-      replace(list, messages.length === 0
-        ? h("li", { class: "muted" }, muted ? "Your opponent is muted." : "No messages.")
-        : messages.map((/** @type {any} */ m) => h("li", {},
-          h("strong", {}, m.author), " ", m.body, " ",
-          h("time", { class: "muted", datetime: new Date(m.at).toISOString() }, new Date(m.at).toLocaleString()),
-          me && m.author !== me.name
-            ? h("button", { type: "button", class: "link report", "aria-label": `Report the message by ${m.author}`, onclick: () => report(m) }, "Report")
-            : null)));
+      showMessages(list, messages, muted ? "Your opponent is muted." : "No messages.");
     } catch (error) {
       replace(list, h("li", { class: "error" }, /** @type {Error} */ (error).message));
     }
   }
   const el = h("section", { "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, "Chat"), list, form, mute);
+  return { el, refresh };
+}
+
+/**
+ * The spectators' chat of a game: closed until a player opens it, hidden
+ * from the players while their game runs, written in by signed-in watchers.
+ * @param {string} id the game
+ */
+export function spectatorChatPanel(id) {
+  const list = h("ol", { class: "plain chat", id: "spectator-chat", "aria-live": "polite" });
+  const note = h("p", { class: "muted", id: "spectator-note" });
+  const input = h("input", { name: "body", id: "spectator-input", maxlength: 500, autocomplete: "off", "aria-label": "Message to the other spectators", placeholder: "Message to the other spectators" });
+  const form = h("form", { class: "row", id: "spectator-form", hidden: true }, input, h("button", { type: "submit", class: "secondary" }, "Send"));
+  sendOnSubmit(form, input, `/api/games/${id}/chat/spectators`, () => refresh());
+  let open = false;
+  const toggle = h("button", { type: "button", class: "secondary", id: "spectator-toggle", hidden: true, onclick: async () => {
+    try {
+      await api(`/api/games/${id}/chat/spectators/open`, { open: !open });
+      refresh();
+    } catch (error) {
+      toast(/** @type {Error} */ (error).message, "error");
+    }
+  } }, "");
+  let last = "";
+  async function refresh() {
+    try {
+      const view = await api(`/api/games/${id}/chat/spectators`);
+      const key = JSON.stringify([view.open, view.hidden, view.may_switch, view.may_post, view.messages.map((/** @type {any} */ m) => m.id)]);
+      if (key === last) return;
+      last = key;
+      open = view.open;
+      toggle.hidden = !view.may_switch;
+      toggle.textContent = open ? "Close the spectators' chat" : "Open the spectators' chat";
+      form.hidden = !view.may_post;
+      list.hidden = !open || view.hidden;
+      note.textContent = !open
+        ? "The spectators' chat is closed: only the players can open it."
+        : view.hidden
+          ? "Open: the spectators' messages are hidden from you until the game ends."
+          : !view.may_post && !currentUser() ? "Sign in to write here." : "";
+      showMessages(list, view.messages, "No messages yet.");
+    } catch (error) {
+      note.textContent = /** @type {Error} */ (error).message;
+    }
+  }
+  const el = h("section", { "aria-labelledby": "spectator-chat-title" },
+    h("h2", { id: "spectator-chat-title" }, "Spectators"), note, list, form, toggle);
   return { el, refresh };
 }

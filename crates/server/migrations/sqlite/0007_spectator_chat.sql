@@ -1,0 +1,10 @@
+-- The spectators' chat: a second room of a game's chat, for those who watch
+-- it, closed until a player (or the tournament's organizer) opens it.
+
+ALTER TABLE chat_messages ADD COLUMN room TEXT NOT NULL DEFAULT 'players';
+
+CREATE TABLE spectator_chats (
+    game_id INTEGER PRIMARY KEY,
+    opened_by INTEGER NOT NULL REFERENCES users(id),
+    opened_at INTEGER NOT NULL
+);
