@@ -138,6 +138,8 @@ pub struct App {
     confirm: Option<Confirm>,
     /// The help's page (0 keys and commands, 1 the rules), when shown.
     help: Option<usize>,
+    /// How many lines the help is scrolled down.
+    help_scroll: u16,
     quit: bool,
     save_path: PathBuf,
     /// The number of moves shown while looking back through the game.
@@ -207,6 +209,7 @@ impl App {
             dirty: false,
             confirm: None,
             help: None,
+            help_scroll: 0,
             quit: false,
             save_path: options.save_path,
             viewing: None,
@@ -299,6 +302,12 @@ impl App {
     /// The help page shown: 0 the keys and commands, 1 the rules.
     pub fn help_page(&self) -> Option<usize> {
         self.help
+    }
+
+    /// How many lines the help is scrolled down (the view stops it at the
+    /// end of the text).
+    pub fn help_scroll(&self) -> u16 {
+        self.help_scroll
     }
 
     /// Whether quitting waits for a yes or no.
@@ -455,9 +464,24 @@ impl App {
             }
             return;
         }
-        if self.help.is_some() && matches!(key.code, KeyCode::Tab | KeyCode::BackTab) {
-            self.help = self.help.map(|page| 1 - page);
-            return;
+        if self.help.is_some() {
+            match key.code {
+                KeyCode::Tab | KeyCode::BackTab => {
+                    self.help = self.help.map(|page| 1 - page);
+                    self.help_scroll = 0;
+                    return;
+                }
+                KeyCode::Up | KeyCode::Down | KeyCode::PageUp | KeyCode::PageDown => {
+                    self.help_scroll = match key.code {
+                        KeyCode::Up => self.help_scroll.saturating_sub(1),
+                        KeyCode::Down => self.help_scroll.saturating_add(1),
+                        KeyCode::PageUp => self.help_scroll.saturating_sub(10),
+                        _ => self.help_scroll.saturating_add(10),
+                    };
+                    return;
+                }
+                _ => {}
+            }
         }
         match key.code {
             KeyCode::Char('c') if ctrl => self.request_quit(),
@@ -505,6 +529,7 @@ impl App {
     }
 
     fn toggle_help(&mut self) {
+        self.help_scroll = 0;
         self.help = match self.help {
             Some(_) => None,
             None => Some(0),

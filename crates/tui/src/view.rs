@@ -188,7 +188,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     draw_footer(frame, app, footer);
     if let Some(page) = app.help_page() {
-        draw_help(frame, area, page, app.theme());
+        draw_help(frame, area, page, app.help_scroll(), app.theme());
     }
 }
 
@@ -512,22 +512,7 @@ fn draw_footer(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// The rules in a few lines, for the help's second page.
-pub const RULES: &str = "\
-Each side starts with two full ranks; White moves first. A move takes a
-phalanx: a piece and the friendly pieces in a straight line ahead of it
-(along a rank, a file or a diagonal), and moves it along that line up to
-as many squares as it has pieces. A single piece moves one square any way.
-The squares passed must be empty. Landing on an enemy piece captures the
-enemy line from there on (in the direction of travel) if it is shorter
-than the moving phalanx: all of it is removed. A lone piece never captures.
-You win when, at the start of your turn, you have more pieces on the
-opponent's home rank (your goal) than they have on yours: so a crossing
-must be answered at once, by capturing the intruder or by crossing too.
-A player with no legal move loses. The symmetry rule: a move onto your
-goal rank may not leave the board mirror-symmetric between the sides.";
-
-fn draw_help(frame: &mut Frame, area: Rect, page: usize, theme: Theme) {
+fn draw_help(frame: &mut Frame, area: Rect, page: usize, scroll: u16, theme: Theme) {
     let heading = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = Vec::new();
     if page == 0 {
@@ -543,11 +528,21 @@ fn draw_help(frame: &mut Frame, area: Rect, page: usize, theme: Theme) {
             lines.push(Line::raw(format!("  {key:<14} {what}")));
         }
     } else {
-        lines.push(Line::styled("The rules of Epaminondas:", heading));
-        lines.extend(RULES.lines().map(|l| Line::raw(l.to_owned())));
+        lines.push(Line::styled(
+            "The rules of Epaminondas (as on the site's Learn page):",
+            heading,
+        ));
+        let text = epaminondas_learn::guide::plain_text(76);
+        lines.extend(text.lines().map(|l| {
+            if l.chars().any(char::is_lowercase) {
+                Line::raw(l.to_owned())
+            } else {
+                Line::styled(l.to_owned(), heading)
+            }
+        }));
     }
     lines.push(Line::styled(
-        "Tab: the other page | Esc: close",
+        "Tab: the other page | Up/Down, PgUp/PgDn: scroll | Esc: close",
         Palette::of(theme).keys,
     ));
     let height = (lines.len() as u16 + 2).min(area.height);
@@ -565,10 +560,13 @@ fn draw_help(frame: &mut Frame, area: Rect, page: usize, theme: Theme) {
         " Help: rules (Tab: keys and commands) "
     };
     let block = Block::default().borders(Borders::ALL).title(title);
+    // Scrolled no further than the last line at the bottom of the box.
+    let last = (lines.len() as u16).saturating_sub(height.saturating_sub(2));
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)
-            .wrap(Wrap { trim: false }),
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(last), 0)),
         popup,
     );
 }

@@ -115,6 +115,17 @@ async function clickMove(page, move) {
   if (await picker.count()) await picker.click();
 }
 
+/**
+ * Plays the move `text` on the board inside `scope` by clicking: the piece
+ * on `from`, then `to`, then the move in the picker if several land there.
+ */
+async function clickIn(page, scope, from, to, text) {
+  await page.click(`${scope} svg.board [data-square="${from}"]`);
+  await page.click(`${scope} svg.board [data-square="${to}"]`);
+  const picker = page.locator(`${scope} .picker button[data-move="${text}"]`);
+  if (await picker.count()) await picker.click();
+}
+
 /** Waits until the page shows `n` moves in its move list. */
 async function waitForMoves(page, n) {
   await page.waitForFunction((count) => document.querySelectorAll(".moves button").length >= count, n);
@@ -300,6 +311,7 @@ await test("two players sign up, one challenges the other, they play to a crossi
   for (const who of [alice, bob, watcher]) {
     await who.page.locator(".banner", { hasText: "by crossing" }).waitFor();
   }
+  assert.equal(await watcher.page.locator("#banner-rules").getAttribute("href"), "/learn#crossing", "the result links to its rule");
   console.log(`     game ${id}: ${await watcher.page.locator(".banner").textContent()} after ${final.moves.length} plies`);
   await bob.page.locator("#spectator-chat li", { hasText: "Bold opening!" }).waitFor();
   await carol.context.close();
@@ -589,6 +601,44 @@ await test("a tournament: made in the form, joined, started when full, a game li
   assert.equal(await bob.page.locator("#crosstable tbody tr").nth(1).locator("td.cross a").textContent(), "0");
   assert.equal(await bob.page.locator("#download-records").getAttribute("href"), `/api/tournaments/${path.split("/")[2]}/records`);
   for (const who of [alice, bob]) await who.context.close();
+});
+
+await test("learning: the rules from the lobby, an example board tried, the symmetry rule's forbidden move, the lessons with a wrong move and the right ones", async () => {
+  const { context, page } = await visitor("/");
+  await page.click("#lobby-learn");
+  await page.waitForURL(`${base}/learn`);
+  await page.locator("#symmetry .forbidden", { hasText: "c5-c6" }).waitFor();
+  assert.match(await page.locator("#symmetry .forbidden").textContent(), /symmetr/);
+  assert.equal(await page.locator("section.guide").count(), 5);
+  // The phalanx example: the column goes up a square, then back to the start.
+  await clickIn(page, "#phalanx", "c1", "c4", "c1,c3-c4");
+  await page.locator("#phalanx [role=status]", { hasText: "Black to move" }).waitFor();
+  assert.match(await page.locator("#phalanx [role=status]").textContent(), /Played: c1,c3-c4/);
+  assert.match(await page.locator('#phalanx [data-square="c4"]').getAttribute("aria-label"), /^c4, white piece, last move/, "the board shows the move");
+  // A link to a part of the page only scrolls: the example keeps its move.
+  await page.click('nav[aria-label=Contents] a[href="#symmetry"]');
+  await page.waitForFunction(() => location.hash === "#symmetry");
+  assert.equal(await page.locator("#phalanx [role=status]", { hasText: "Played: c1,c3-c4" }).count(), 1);
+  await page.screenshot({ path: join(shots, "learn.png"), fullPage: true });
+  // Lesson 1: a part of the column is not what it asks; the whole column is.
+  await clickIn(page, "#lessons", "c3", "c4", "c3-c4");
+  await page.locator("#lesson-verdict.error", { hasText: "Not c3-c4" }).waitFor();
+  const lessons = [
+    ["c1", "c6", "c1,c3-c6", "Three pieces, three squares"],
+    ["a3", "e3", "a3,c3-e3", "Three beat two"],
+    ["a1", "a3", "a1,a2-a3", "Two beat one"],
+    ["a3", "c1", "a3,b2-c1", "The intruder is gone"],
+    ["e5", "e6", "e5-e6", "Black has no answer"],
+  ];
+  for (const [i, [from, to, text, praise]] of lessons.entries()) {
+    await page.locator("#lesson-progress", { hasText: `Lesson ${i + 1} of 5` }).waitFor();
+    await clickIn(page, "#lessons", from, to, text);
+    await page.locator("#lesson-verdict.right", { hasText: praise }).waitFor();
+    if (i < lessons.length - 1) await page.click("#lesson-next");
+  }
+  await page.locator("#lessons-done").waitFor();
+  assert.equal(await page.locator("#toast[data-kind=error]").count(), 0, "no error was shown");
+  await context.close();
 });
 
 await test("the site works at a phone-sized viewport", async () => {

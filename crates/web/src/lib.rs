@@ -46,6 +46,7 @@ assets! {
     "js/mail.js" => JS,
     "js/vacation.js" => JS,
     "js/tournaments.js" => JS,
+    "js/learn.js" => JS,
 }
 
 /// The single HTML page: every path of the site (`/`, `/game/101`,

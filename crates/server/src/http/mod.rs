@@ -12,6 +12,7 @@ mod correspondence;
 mod error;
 pub mod extract;
 mod games;
+mod learn;
 mod mail;
 mod pbm;
 mod players;
@@ -119,6 +120,7 @@ pub fn router(service: Arc<Service>, config: HttpConfig) -> Router {
         .merge(correspondence::routes())
         .merge(games::routes())
         .merge(tournaments::routes())
+        .merge(learn::routes())
         .merge(streams::routes())
         .merge(bot::routes())
         .merge(analysis::routes())
@@ -257,6 +259,7 @@ mod tests {
             include_str!("challenges.rs"),
             include_str!("correspondence.rs"),
             include_str!("games.rs"),
+            include_str!("learn.rs"),
             include_str!("mail.rs"),
             include_str!("pbm.rs"),
             include_str!("players.rs"),

@@ -27,6 +27,7 @@ pub const PAGES: &[&str] = &[
     "/tournaments",
     "/tournament/{id}",
     "/league/{id}",
+    "/learn",
 ];
 
 /// The routes of the pages and their files.

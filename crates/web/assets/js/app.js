@@ -9,6 +9,7 @@ import { signInPage, signUpPage, profilePage, playersPage, settingsPage } from "
 import { analysisPage } from "./analysis.js";
 import { forgotPage } from "./mail.js";
 import { tournamentsPage, tournamentPage, leaguePage } from "./tournaments.js";
+import { learnPage } from "./learn.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void))} Page */
 
@@ -26,13 +27,17 @@ const routes = [
   [/^\/tournaments$/, tournamentsPage],
   [/^\/tournament\/(\d+)$/, tournamentPage],
   [/^\/league\/(\d+)$/, leaguePage],
+  [/^\/learn$/, learnPage],
 ];
 
 /** @type {(() => void) | void} */
 let cleanup;
+/** The path of the page drawn, so that a jump within it draws nothing. */
+let drawn = "";
 
 /** Draws the page for the current address. */
 function route() {
+  drawn = location.pathname;
   if (typeof cleanup === "function") cleanup();
   cleanup = undefined;
   const main = /** @type {HTMLElement} */ (document.getElementById("main"));
@@ -68,7 +73,10 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   navigate(href);
 });
-window.addEventListener("popstate", route);
+window.addEventListener("popstate", () => {
+  // A link to a part of the page (#crossing) only scrolls.
+  if (location.pathname !== drawn) route();
+});
 
 watchUser((me) => {
   const account = /** @type {HTMLElement} */ (document.getElementById("account"));

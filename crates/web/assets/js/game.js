@@ -55,7 +55,8 @@ export function gamePage(main, [id]) {
   const title = h("h1", {}, `Game ${id}`);
   const aside = h("aside", { class: "panel", "aria-label": "Game" }, banner, status, steps, moveList, typeForm, actions,
     h("p", {}, h("a", { href: `/api/games/${id}/record`, download: `game-${id}.txt` }, "Download the record"),
-      " · ", h("a", { href: "/analysis", onclick: (/** @type {Event} */ e) => { e.preventDefault(); openAnalysis(); } }, "Analyse")));
+      " · ", h("a", { href: "/analysis", onclick: (/** @type {Event} */ e) => { e.preventDefault(); openAnalysis(); } }, "Analyse"),
+      " · ", h("a", { href: "/learn", id: "game-rules" }, "Rules")));
   replace(main, title,
     h("div", { class: "play" },
       h("div", {}, topPlayer, board.el, bottomPlayer),
@@ -114,6 +115,9 @@ export function gamePage(main, [id]) {
     if (game.status === "finished") {
       banner.hidden = false;
       banner.textContent = resultText(game);
+      // The rule behind the result, for whoever has not met it yet.
+      const part = game.reason === "crossing" || game.reason === "no_moves" ? "#crossing" : "";
+      banner.append(" ", h("a", { href: `/learn${part}`, id: "banner-rules" }, part ? "How does that win?" : "The rules"));
       status.textContent = "";
     } else {
       banner.hidden = true;

@@ -89,6 +89,7 @@ export function lobbyPage(main) {
     h("h1", {}, "Epaminondas"),
     h("p", { class: "muted" },
       "Move phalanxes of pieces, capture smaller enemy phalanxes, and get more pieces onto your opponent's home rank than they have on yours. ",
+      h("a", { href: "/learn", id: "lobby-learn" }, "New here? Learn the rules"), " · ",
       h("a", { href: "/analysis" }, "Analysis board")),
     h("div", { class: "grid" }, computer, challengeForm, lists.el),
   );

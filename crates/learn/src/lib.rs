@@ -1,0 +1,11 @@
+//! Teaching Epaminondas: the rules written for a newcomer (shown on the
+//! site's `/learn` page and by terminal play's help), each part with an
+//! example position, and a short sequence of lessons whose every move is
+//! judged here, by the rules library, so that no client holds rules.
+#![deny(missing_docs)]
+
+pub mod guide;
+pub mod lessons;
+
+pub use guide::{Example, GUIDE, Section};
+pub use lessons::{Goal, LESSONS, Lesson, Verdict};
