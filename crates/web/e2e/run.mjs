@@ -365,6 +365,22 @@ await test("the analysis board: load, step, the engine's line, the editor", asyn
   await page.selectOption("#edit-turn", "black");
   await page.click("#edit-done");
   await page.waitForFunction(() => document.querySelector("#position-text")?.value === "5b/6/6/6/w5 b");
+  // A search that ends early (a forced win found at once) fills the bar.
+  await page.fill("#load-text", "bb4/4w1/6/6/6/w5 w");
+  await page.click("#load-position");
+  await page.waitForFunction(() => document.querySelectorAll("svg.board [data-square]").length === 36);
+  await page.selectOption("#think-time", "10000");
+  const asked = Date.now();
+  await page.click("#ask-engine");
+  await page.waitForFunction(() => !document.querySelector("#ask-engine").disabled, null, { timeout: 15_000 });
+  assert.ok(Date.now() - asked < 8000, "the proof ended the search early");
+  assert.match(await page.locator("#engine-score").textContent(), /White wins/);
+  await page.waitForFunction(() => {
+    const bar = document.querySelector(".progress > div");
+    const box = document.querySelector(".progress");
+    return bar && box && Math.abs(bar.getBoundingClientRect().width - box.getBoundingClientRect().width) < 1;
+  }, null, { timeout: 2000 });
+  assert.equal(await page.locator(".progress").getAttribute("aria-valuenow"), "100");
   await context.close();
 });
 
