@@ -117,9 +117,9 @@ pub fn judge(cost: f64) -> Option<MoveMark> {
     }
 }
 
-/// The mover's expected score in a position whose evaluation from the
-/// mover's side is `score` (a proven win 1, a proven loss 0).
-fn expected(score: i32) -> f64 {
+/// The expected score (0 to 1) of the side whose evaluation is `score`: a
+/// proven win 1, a proven loss 0, else the evaluation's win probability.
+pub fn expected(score: i32) -> f64 {
     if score >= PROVEN {
         1.0
     } else if score <= -PROVEN {
@@ -129,8 +129,9 @@ fn expected(score: i32) -> f64 {
     }
 }
 
-/// Searches `pos` within `limits` for its best `lines` lines.
-fn search_lines(
+/// Searches `pos` within `limits` for its best `lines` lines (at least
+/// one, even when stopped at once).
+pub fn search_lines(
     engine: &mut Engine,
     pos: &Position,
     limits: &Limits,
@@ -162,6 +163,115 @@ fn search_lines(
     found
 }
 
+/// A game's review built one position at a time, for callers that search
+/// the positions themselves (the server, between games' moves): ask
+/// [`Reviewer::position`] what to search, give its lines to
+/// [`Reviewer::add`], and take the annotated record from
+/// [`Reviewer::finish`].
+#[derive(Clone, Debug)]
+pub struct Reviewer {
+    record: GameRecord,
+    annotated: GameRecord,
+    pos: Position,
+    ply: usize,
+    before: Option<PositionReview>,
+}
+
+impl Reviewer {
+    /// A review of `record`, before its first position.
+    pub fn new(record: &GameRecord) -> Reviewer {
+        Reviewer {
+            record: record.clone(),
+            annotated: record.clone(),
+            pos: record.start().clone(),
+            ply: 0,
+            before: None,
+        }
+    }
+
+    /// The position to review next (`None` once every one is), and whether
+    /// it needs a search (a finished position does not).
+    pub fn position(&self) -> Option<(&Position, bool)> {
+        (self.ply <= self.record.moves().len()).then(|| (&self.pos, self.pos.outcome().is_none()))
+    }
+
+    /// How many positions the review has (one more than the moves).
+    pub fn positions(&self) -> usize {
+        self.record.moves().len() + 1
+    }
+
+    /// Records the engine's `lines` (best first; none for a finished
+    /// position) for the position [`Reviewer::position`] named, judges the
+    /// move that led there, and goes on to the next position.
+    pub fn add(&mut self, lines: Vec<Line>) -> PositionReview {
+        let ply = self.ply;
+        let played = ply.checked_sub(1).map(|i| self.record.moves()[i]);
+        let outcome = self.pos.outcome();
+        let mut review = PositionReview {
+            ply,
+            played: played.map(|mv| (mv, None)),
+            position: self.pos.clone(),
+            outcome,
+            lines: if outcome.is_some() { Vec::new() } else { lines },
+            cost: None,
+        };
+        if let (Some(previous), Some(mv)) = (&self.before, played) {
+            self.judge_move(previous.clone(), mv, &mut review);
+        }
+        self.before = Some(review.clone());
+        self.ply += 1;
+        if let Some(&next) = self.record.moves().get(ply) {
+            self.pos.play_unchecked(next);
+        }
+        review
+    }
+
+    /// Marks `mv` (played in `previous`, leading to `review`) and
+    /// annotates it in the record.
+    fn judge_move(&mut self, previous: PositionReview, mv: Move, review: &mut PositionReview) {
+        let mover = previous.position.turn();
+        let best = previous.lines.first();
+        let after = review.white_score().map(|s| white_view(s, mover));
+        let (Some(best), Some(after)) = (best, after) else {
+            return;
+        };
+        let chosen = best.pv.first() == Some(&mv);
+        let cost = if chosen {
+            0.0
+        } else {
+            (expected(best.score) - expected(after)).max(0.0)
+        };
+        let mark = judge(cost);
+        review.cost = Some(cost);
+        review.played = Some((mv, mark));
+        let mut comment = format_white(white_view(after, mover));
+        if let (Some(mark), Some(better)) = (mark, best.pv.first()) {
+            let name = match mark {
+                MoveMark::Blunder => "Blunder",
+                MoveMark::Mistake => "Mistake",
+                _ => "Inaccuracy",
+            };
+            comment += &format!(
+                ". {name}: {better} was best ({})",
+                format_white(white_view(best.score, mover))
+            );
+        }
+        self.annotated.annotate(
+            review.ply - 1,
+            Annotation {
+                mark,
+                comment: Some(comment),
+            },
+        );
+    }
+
+    /// The record annotated: every move's evaluation, and for marked moves
+    /// the mark and the move the engine preferred.
+    pub fn finish(self) -> GameRecord {
+        self.annotated
+    }
+}
+
 /// Reviews every position of `record` (each within `limits`, with `lines`
 /// best lines), calling `each` with each position's review as soon as it is
 /// done, and returns the record annotated: every move's evaluation, and
@@ -174,67 +284,16 @@ pub fn review_game(
     stop: &AtomicBool,
     mut each: impl FnMut(&PositionReview),
 ) -> GameRecord {
-    let mut annotated = record.clone();
-    let mut pos = record.start().clone();
-    let mut before: Option<PositionReview> = None;
-    for ply in 0..=record.moves().len() {
-        let played = ply.checked_sub(1).map(|i| record.moves()[i]);
-        if let Some(mv) = played {
-            pos.play_unchecked(mv);
-        }
-        let outcome = pos.outcome();
-        let found = if outcome.is_some() {
-            Vec::new()
+    let mut reviewer = Reviewer::new(record);
+    while let Some((pos, needs_search)) = reviewer.position() {
+        let found = if needs_search {
+            search_lines(engine, pos, limits, lines, stop)
         } else {
-            search_lines(engine, &pos, limits, lines, stop)
+            Vec::new()
         };
-        let mut review = PositionReview {
-            ply,
-            played: played.map(|mv| (mv, None)),
-            position: pos.clone(),
-            outcome,
-            lines: found,
-            cost: None,
-        };
-        if let (Some(previous), Some(mv)) = (&before, played) {
-            let mover = previous.position.turn();
-            let best = previous.lines.first();
-            let after = review.white_score().map(|s| white_view(s, mover));
-            if let (Some(best), Some(after)) = (best, after) {
-                let chosen = best.pv.first() == Some(&mv);
-                let cost = if chosen {
-                    0.0
-                } else {
-                    (expected(best.score) - expected(after)).max(0.0)
-                };
-                let mark = judge(cost);
-                review.cost = Some(cost);
-                review.played = Some((mv, mark));
-                let mut comment = format_white(white_view(after, mover));
-                if let (Some(mark), Some(better)) = (mark, best.pv.first()) {
-                    let name = match mark {
-                        MoveMark::Blunder => "Blunder",
-                        MoveMark::Mistake => "Mistake",
-                        _ => "Inaccuracy",
-                    };
-                    comment += &format!(
-                        ". {name}: {better} was best ({})",
-                        format_white(white_view(best.score, mover))
-                    );
-                }
-                annotated.annotate(
-                    ply - 1,
-                    Annotation {
-                        mark,
-                        comment: Some(comment),
-                    },
-                );
-            }
-        }
-        each(&review);
-        before = Some(review);
+        each(&reviewer.add(found));
     }
-    annotated
+    reviewer.finish()
 }
 
 #[cfg(test)]

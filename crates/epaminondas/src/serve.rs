@@ -45,6 +45,10 @@ pub struct ServeArgs {
     /// out uses a day automatically unless they switched that off.
     #[arg(long, default_value_t = epaminondas_server::service::DEFAULT_VACATION_DAYS, value_parser = clap::value_parser!(i64).range(0..=366))]
     vacation_days: i64,
+    /// Engine milliseconds per position of a finished game's computer
+    /// analysis (run in the background on the analysis workers).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(10..=10_000))]
+    game_analysis_ms: u64,
     /// Sign-ups per address per minute, and failed sign-ins per address per
     /// minute after which that address gets one try per account.
     #[arg(long, default_value_t = 30)]
@@ -239,6 +243,7 @@ pub fn run(args: &ServeArgs) -> Outcome {
         sweep_every: Some(Duration::from_secs(1)),
         mail,
         vacation_days: args.vacation_days,
+        game_analysis_time: Duration::from_millis(args.game_analysis_ms),
     };
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| Failure::Run(format!("cannot start: {e}")))?;

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use epaminondas_engine::review::{Line, search_lines};
 use epaminondas_engine::{Engine, Level, Limits, SearchResult};
 use epaminondas_rules::{Move, Position};
 use tokio::sync::{Notify, mpsc};
@@ -264,6 +265,26 @@ impl EnginePool {
             Some(found) => Analysed::Done(found),
             None => Analysed::Failed,
         }
+    }
+
+    /// The best lines of `pos` (one, at full strength, for `time`) for a
+    /// game's review, on the worker `slot` holds. `None` if a game needed
+    /// the worker first (the search stopped early, so the position is to be
+    /// searched again) or the worker failed.
+    pub async fn review_lines(
+        &self,
+        slot: AnalysisSlot,
+        pos: Position,
+        time: Duration,
+    ) -> Option<Vec<Line>> {
+        let limits = Limits::movetime(time);
+        let stop = slot.stop.clone();
+        let lines = self
+            .run(move |engine| search_lines(engine, &pos, &limits, 1, &stop))
+            .await;
+        let preempted = slot.stop.load(Ordering::Relaxed);
+        drop(slot);
+        lines.filter(|_| !preempted)
     }
 }
 

@@ -312,6 +312,18 @@ await test("two players sign up, one challenges the other, they play to a crossi
     await who.page.locator(".banner", { hasText: "by crossing" }).waitFor();
   }
   assert.equal(await watcher.page.locator("#banner-rules").getAttribute("href"), "/learn#crossing", "the result links to its rule");
+  // Alice asks for the computer analysis; the spectator sees it arrive too.
+  await alice.page.click("#request-review");
+  await alice.page.locator("#eval-graph").waitFor({ timeout: 30_000 });
+  await watcher.page.locator("#eval-graph").waitFor({ timeout: 10_000 });
+  assert.equal(await watcher.page.locator("#review-summary tbody tr").count(), 2);
+  assert.equal(await watcher.page.locator("#review-record").getAttribute("href"), `/api/games/${id}/analysis/record`);
+  // A click at the graph's left edge shows the start of the game.
+  const chart = await watcher.page.locator("#eval-graph").boundingBox();
+  await watcher.page.mouse.click(chart.x + 1, chart.y + chart.height / 2);
+  await watcher.page.waitForFunction(() => !document.querySelector(".moves button.current"));
+  await watcher.page.locator("#review-here", { hasText: /^At the start: .*the engine's move is / }).waitFor();
+  await alice.page.screenshot({ path: join(shots, "game-analysis.png"), fullPage: true });
   console.log(`     game ${id}: ${await watcher.page.locator(".banner").textContent()} after ${final.moves.length} plies`);
   await bob.page.locator("#spectator-chat li", { hasText: "Bold opening!" }).waitFor();
   await carol.context.close();

@@ -47,6 +47,7 @@ assets! {
     "js/vacation.js" => JS,
     "js/tournaments.js" => JS,
     "js/learn.js" => JS,
+    "js/review.js" => JS,
 }
 
 /// The single HTML page: every path of the site (`/`, `/game/101`,

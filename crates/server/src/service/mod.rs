@@ -9,6 +9,7 @@ mod analysis;
 mod challenges;
 mod correspondence;
 mod events;
+mod game_analysis;
 mod games;
 mod mail;
 mod ratings;
@@ -19,6 +20,7 @@ pub use analysis::{AnalysisRun, MAX_ANALYSIS_MS};
 pub use challenges::{ChallengeOptions, Created, Numbered, Opponent, offered_boards, read_board};
 pub use correspondence::{MAX_VACATION_DAYS, VacationInfo, Waiting};
 pub use events::Hello;
+pub use game_analysis::{GameAnalysis, MAX_PENDING_PER_PLAYER, MAX_QUEUED, ReviewedPosition};
 pub use games::GAMES_LISTED;
 pub use mail::{MAX_CHAT, MailOutcome, SPECTATOR_MESSAGES_PER_MINUTE, SpectatorChat};
 pub use tournaments::{LeagueView, MAX_OPEN_EVENTS, NewLeague, NewTournament};
@@ -108,6 +110,8 @@ pub struct Settings {
     /// Vacation days each player may take a calendar year, during which
     /// their correspondence clocks stop.
     pub vacation_days: i64,
+    /// Engine time per position of a finished game's computer analysis.
+    pub game_analysis_time: Duration,
 }
 
 /// The vacation days a year a player gets unless the operator says
@@ -160,6 +164,10 @@ pub struct Service {
     pub mail_waiting: tokio::sync::Notify,
     /// Vacation days a player gets a calendar year.
     vacation_days: i64,
+    /// Engine time per position of a game's analysis.
+    game_analysis_time: Duration,
+    /// Woken when a game's analysis is queued.
+    analyses_waiting: Arc<tokio::sync::Notify>,
 }
 
 /// Failure windows for password checks per account: 15 minutes.
@@ -199,7 +207,10 @@ impl Service {
             mail_errors: WindowCounter::new(3_600_000),
             mail_waiting: tokio::sync::Notify::new(),
             vacation_days: settings.vacation_days.max(0),
+            game_analysis_time: settings.game_analysis_time,
+            analyses_waiting: Arc::new(tokio::sync::Notify::new()),
         });
+        service.start_analysis_worker();
         if service.sending().is_some() {
             crate::mail::sender::start(&service);
         }

@@ -3,6 +3,7 @@
 //! or 1), split by area. Only [`crate::service`] calls them.
 
 mod accounts;
+mod analyses;
 mod challenges;
 mod correspondence;
 mod games;
@@ -11,6 +12,7 @@ mod ratings;
 mod tournaments;
 
 pub use accounts::*;
+pub use analyses::*;
 pub use challenges::*;
 pub use correspondence::*;
 pub use games::*;

@@ -119,6 +119,7 @@ pub fn settings(url: &str, clock: Arc<ManualClock>, limits: RateLimits) -> Setti
         sweep_every: None,
         mail: None,
         vacation_days: epaminondas_server::service::DEFAULT_VACATION_DAYS,
+        game_analysis_time: Duration::from_millis(20),
     }
 }
 

@@ -7,6 +7,7 @@ import { Board } from "./board.js";
 import { h, replace, toast, clockText } from "./dom.js";
 import { navigate } from "./app.js";
 import { chatPanel, spectatorChatPanel } from "./mail.js";
+import { reviewPanel } from "./review.js";
 
 const REASONS = {
   crossing: "by crossing",
@@ -61,6 +62,9 @@ export function gamePage(main, [id]) {
     h("div", { class: "play" },
       h("div", {}, topPlayer, board.el, bottomPlayer),
       aside));
+  /** The computer analysis, shown once the game is over. */
+  const review = reviewPanel(id, (ply) => show(ply));
+  aside.append(review.el);
   /** The players' chat, added once the page knows the visitor plays here. */
   let chat = null;
   /** The spectators' chat, on every game between people. */
@@ -93,6 +97,7 @@ export function gamePage(main, [id]) {
       aside.append(chat.el);
     }
     if (chat) chat.refresh();
+    review.refresh(game.status === "finished");
     if (!spectators && people) {
       spectators = spectatorChatPanel(id);
       aside.append(spectators.el);
@@ -104,6 +109,7 @@ export function gamePage(main, [id]) {
 
   function draw() {
     if (!game) return;
+    review.at(viewing === null ? game.moves.length : viewing);
     const mine = myColor();
     const live = viewing === null;
     if (live) {
@@ -393,6 +399,7 @@ export function gamePage(main, [id]) {
   });
   return () => {
     stream.close();
+    review.close();
     clearInterval(ticker);
     document.removeEventListener("keydown", onKey);
   };

@@ -1,0 +1,18 @@
+-- Computer analyses of finished games: asked for by a player, run in the
+-- background position by position on the engine workers games do not need,
+-- and kept for everyone who opens the game afterwards.
+CREATE TABLE game_analyses (
+    game_id INTEGER PRIMARY KEY,
+    requested_by INTEGER NOT NULL REFERENCES users(id),
+    status TEXT NOT NULL,
+    positions INTEGER NOT NULL,
+    done_positions INTEGER NOT NULL DEFAULT 0,
+    movetime_ms INTEGER NOT NULL,
+    claimed_until INTEGER,
+    result TEXT NOT NULL DEFAULT '',
+    record TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL,
+    finished_at INTEGER
+);
+CREATE INDEX game_analyses_queue ON game_analyses (status, created_at);
+CREATE INDEX game_analyses_requester ON game_analyses (requested_by, status);
