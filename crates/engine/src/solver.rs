@@ -127,6 +127,31 @@ pub fn solve_with_progress(
     }
 }
 
+/// Every first move of `pos` that wins by force within `plies` (all of
+/// them, so that a puzzle's solution can be shown to be the only one), in
+/// move-generation order; `None` when stopped.
+pub fn winning_moves(pos: &Position, plies: u32, stop: &AtomicBool) -> Option<Vec<Move>> {
+    let mut solver = Solver {
+        cache: HashMap::new(),
+        stop,
+        nodes: 0,
+    };
+    let mut pos = pos.clone();
+    if plies == 0 || pos.is_terminal() {
+        return Some(Vec::new());
+    }
+    let mut winning = Vec::new();
+    for &mv in &pos.legal_moves() {
+        pos.play_unchecked(mv);
+        let wins = solver.defender_loses(&mut pos, plies - 1);
+        pos.undo_unchecked(mv);
+        if wins? {
+            winning.push(mv);
+        }
+    }
+    Some(winning)
+}
+
 impl Solver<'_> {
     fn stopped(&mut self) -> bool {
         self.nodes += 1;
@@ -387,6 +412,31 @@ mod tests {
         after.play(attack).unwrap();
         after.play(reply).unwrap();
         assert_eq!(solve(&after, 1, &AtomicBool::new(false)), Solution::NoWin);
+    }
+
+    #[test]
+    fn the_winning_first_moves_are_all_found() {
+        let stop = AtomicBool::new(false);
+        // Only a1,a2-a3 takes Black's last piece at once.
+        let pos: Position = "4/b3/w3/w3 w".parse().unwrap();
+        let winning = winning_moves(&pos, 1, &stop).unwrap();
+        let names: Vec<String> = winning.iter().map(|m| m.to_string()).collect();
+        assert_eq!(names, ["a1,a2-a3"]);
+        // Every first move of a won position's solution is among them, and
+        // none wins when the position has no forced win.
+        let Solution::Win { plies, line } = solve(&pos, 5, &stop) else {
+            panic!("a win");
+        };
+        assert!(
+            winning_moves(&pos, plies, &stop)
+                .unwrap()
+                .contains(&line[0])
+        );
+        let start = Position::new(
+            epaminondas_rules::BoardSize::new(5, 5).unwrap(),
+            Default::default(),
+        );
+        assert_eq!(winning_moves(&start, 3, &stop), Some(Vec::new()));
     }
 
     #[test]

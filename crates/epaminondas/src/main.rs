@@ -8,6 +8,7 @@ mod matches;
 mod output;
 mod perft;
 mod play;
+mod puzzles;
 mod records;
 mod serve;
 mod show;
@@ -43,6 +44,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Evaluate a position, or every position of a game record, with the engine.
     Analyze(analyze::AnalyzeArgs),
+    /// Mine puzzles (forced wins by one first move, proven by the solver) or check a collection.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Fit the evaluation weights to the results of game records (Texel tuning).
     Tune(tune::TuneArgs),
     /// Play a game in the terminal, against the engine or a friend.
@@ -138,6 +141,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Puzzles(args) => puzzles::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Show(args) => show::run(&args),

@@ -669,6 +669,58 @@ await test("learning: the rules from the lobby, an example board tried, the symm
   await context.close();
 });
 
+/** The shipped puzzles' solutions, read from the collection file. */
+const solutions = new Map(readFileSync(new URL("../../learn/puzzles.txt", import.meta.url), "utf8")
+  .split("\n").filter((line) => line && !line.startsWith("#"))
+  .map((line) => line.split("\t")).map((f) => [f[0], { position: f[1], symmetry: f[2], solution: f[4].split(" ") }]));
+
+/** The legal-move entry `text` after `moves` in puzzle `id`, from the server. */
+async function puzzleMove(page, id, moves, text) {
+  const { position, symmetry } = solutions.get(id);
+  const response = await page.request.post("/api/analysis", { data: { start: position, symmetry, moves } });
+  const line = await response.json();
+  return line.state.legal.find((m) => m.text === text);
+}
+
+await test("puzzles: the lobby's puzzle of the day, one puzzle solved and one failed, the rating and history", async () => {
+  const [player, other] = await twoPlayers("pia", "pim");
+  await other.context.close();
+  const page = player.page;
+  await page.locator("#daily-puzzle svg.board [data-square]").first().waitFor();
+  await page.click('nav a[href="/puzzles"]');
+  await page.waitForURL(`${base}/puzzles`);
+  await page.waitForFunction(() => document.querySelector("h1")?.textContent?.startsWith("Puzzle s"));
+  await page.selectOption("#puzzle-board", "8x8");
+  await page.waitForFunction(() => document.querySelector("h1")?.textContent?.startsWith("Puzzle 8x8-"));
+  // Solve it with the solution's moves, the site answering each.
+  const id = (await page.locator("h1").textContent()).replace("Puzzle ", "");
+  const { solution } = solutions.get(id);
+  for (let i = 0; i < solution.length; i += 2) {
+    const move = await puzzleMove(page, id, solution.slice(0, i), solution[i]);
+    await page.click(`svg.board [data-square="${move.from[0]}"]`);
+    await page.click(`svg.board [data-square="${move.to}"]`);
+    const picker = page.locator(`.picker button[data-move="${move.text}"]`);
+    if (await picker.count()) await picker.click();
+    if (i + 2 < solution.length) await page.locator("#puzzle-verdict", { hasText: `Right. The defence: ${solution[i + 1]}` }).waitFor();
+  }
+  await page.locator("#puzzle-verdict", { hasText: "Solved! Your puzzle rating: 1500 →" }).waitFor();
+  await page.locator("#puzzle-history li", { hasText: id }).waitFor();
+  // The next one, failed: any other first move is wrong.
+  await page.click("#puzzle-next");
+  await page.waitForFunction((old) => document.querySelector("h1")?.textContent?.startsWith("Puzzle 8x8-") && document.querySelector("h1")?.textContent !== old, `Puzzle ${id}`);
+  const second = (await page.locator("h1").textContent()).replace("Puzzle ", "");
+  const state = await (await page.request.get(`/api/puzzles/${second}`)).json();
+  const wrong = state.state.legal.find((m) => m.text !== solutions.get(second).solution[0]);
+  await page.click(`svg.board [data-square="${wrong.from[0]}"]`);
+  await page.click(`svg.board [data-square="${wrong.to}"]`);
+  const picker = page.locator(`.picker button[data-move="${wrong.text}"]`);
+  if (await picker.count()) await picker.click();
+  await page.locator("#puzzle-verdict.error", { hasText: `The solution: ${solutions.get(second).solution.join(" ")}` }).waitFor();
+  await page.locator("#puzzle-rating", { hasText: "1 solved of 2" }).waitFor();
+  await page.screenshot({ path: join(shots, "puzzles.png"), fullPage: true });
+  await player.context.close();
+});
+
 await test("the site works at a phone-sized viewport", async () => {
   const { context, page } = await visitor("/", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   await page.locator("form[aria-labelledby=computer-title] select[name=board]").selectOption("10x8");

@@ -48,6 +48,7 @@ assets! {
     "js/tournaments.js" => JS,
     "js/learn.js" => JS,
     "js/review.js" => JS,
+    "js/puzzles.js" => JS,
 }
 
 /// The single HTML page: every path of the site (`/`, `/game/101`,

@@ -16,6 +16,7 @@ mod learn;
 mod mail;
 mod pbm;
 mod players;
+mod puzzles;
 mod site;
 mod streams;
 mod tournaments;
@@ -121,6 +122,7 @@ pub fn router(service: Arc<Service>, config: HttpConfig) -> Router {
         .merge(games::routes())
         .merge(tournaments::routes())
         .merge(learn::routes())
+        .merge(puzzles::routes())
         .merge(streams::routes())
         .merge(bot::routes())
         .merge(analysis::routes())
@@ -263,6 +265,7 @@ mod tests {
             include_str!("mail.rs"),
             include_str!("pbm.rs"),
             include_str!("players.rs"),
+            include_str!("puzzles.rs"),
             include_str!("streams.rs"),
             include_str!("tournaments.rs"),
         ];

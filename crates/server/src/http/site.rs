@@ -28,6 +28,8 @@ pub const PAGES: &[&str] = &[
     "/tournament/{id}",
     "/league/{id}",
     "/learn",
+    "/puzzles",
+    "/puzzle/{id}",
 ];
 
 /// The routes of the pages and their files.

@@ -12,6 +12,7 @@ mod events;
 mod game_analysis;
 mod games;
 mod mail;
+mod puzzles;
 mod ratings;
 mod tournaments;
 
@@ -23,6 +24,7 @@ pub use events::Hello;
 pub use game_analysis::{GameAnalysis, MAX_PENDING_PER_PLAYER, MAX_QUEUED, ReviewedPosition};
 pub use games::GAMES_LISTED;
 pub use mail::{MAX_CHAT, MailOutcome, SPECTATOR_MESSAGES_PER_MINUTE, SpectatorChat};
+pub use puzzles::{PuzzleAnswer, PuzzleRecord, RatedPuzzle};
 pub use tournaments::{LeagueView, MAX_OPEN_EVENTS, NewLeague, NewTournament};
 
 use std::collections::HashMap;

@@ -8,6 +8,7 @@ mod challenges;
 mod correspondence;
 mod games;
 mod mail;
+mod puzzles;
 mod ratings;
 mod tournaments;
 
@@ -17,6 +18,7 @@ pub use challenges::*;
 pub use correspondence::*;
 pub use games::*;
 pub use mail::*;
+pub use puzzles::*;
 pub use ratings::*;
 pub use tournaments::*;
 

@@ -10,6 +10,7 @@ import { analysisPage } from "./analysis.js";
 import { forgotPage } from "./mail.js";
 import { tournamentsPage, tournamentPage, leaguePage } from "./tournaments.js";
 import { learnPage } from "./learn.js";
+import { puzzlesPage } from "./puzzles.js";
 
 /** @typedef {(main: HTMLElement, params: string[]) => (void | (() => void))} Page */
 
@@ -28,6 +29,8 @@ const routes = [
   [/^\/tournament\/(\d+)$/, tournamentPage],
   [/^\/league\/(\d+)$/, leaguePage],
   [/^\/learn$/, learnPage],
+  [/^\/puzzles$/, puzzlesPage],
+  [/^\/puzzle\/([A-Za-z0-9-]+)$/, puzzlesPage],
 ];
 
 /** @type {(() => void) | void} */

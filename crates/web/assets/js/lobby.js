@@ -1,6 +1,7 @@
 // The lobby: play the computer at once, challenge a player or post an open
 // seek, answer challenges, and see your running games.
 
+import { dailyPuzzleCard } from "./puzzles.js";
 import { api, ensureUser, currentUser, siteOptions, socket, watchUser, waitingGames } from "./api.js";
 import { h, replace, toast, timeText, spanText } from "./dom.js";
 import { navigate } from "./app.js";
@@ -91,7 +92,7 @@ export function lobbyPage(main) {
       "Move phalanxes of pieces, capture smaller enemy phalanxes, and get more pieces onto your opponent's home rank than they have on yours. ",
       h("a", { href: "/learn", id: "lobby-learn" }, "New here? Learn the rules"), " · ",
       h("a", { href: "/analysis" }, "Analysis board")),
-    h("div", { class: "grid" }, computer, challengeForm, lists.el),
+    h("div", { class: "grid" }, computer, challengeForm, lists.el, dailyPuzzleCard()),
   );
   return lists.close;
 }
