@@ -19,6 +19,9 @@ use crate::output::{Failure, Outcome, outln};
 
 /// Arguments of `epaminondas puzzles`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    epaminondas puzzles generate --board 8x8 --count 200 --out 8x8.txt\n  \
+    epaminondas puzzles check crates/learn/puzzles.txt")]
 pub struct PuzzlesArgs {
     #[command(subcommand)]
     command: PuzzlesCommand,

@@ -621,6 +621,7 @@ fn help_shows_examples_and_completions_are_generated() {
         "match",
         "solve",
         "analyze",
+        "puzzles",
         "tune",
         "play",
         "show",
@@ -673,4 +674,61 @@ fn solve_reports_its_progress_and_stops_in_time() {
     );
     let out = run(&["solve", "--board", "6x6", "5", "--time", "0"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Puzzles mined from self-play hold when checked; a puzzle that claims a
+/// longer win than the solver finds, or a broken line, is named.
+#[test]
+fn puzzles_are_generated_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.txt");
+    let path = file.to_str().unwrap();
+    let out = run(&[
+        "puzzles",
+        "generate",
+        "--board",
+        "6x6",
+        "--count",
+        "3",
+        "--threads",
+        "1",
+        "--seed",
+        "3",
+        "--out",
+        path,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("6x6-0001\t"), "{text}");
+    let out = run(&["puzzles", "check", path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("3 puzzles checked"),
+        "{}",
+        stdout(&out)
+    );
+    // The first puzzle claims two plies more than it takes.
+    let mut fields: Vec<String> = lines[0].split('\t').map(str::to_owned).collect();
+    let plies: u32 = fields[3].parse().unwrap();
+    fields[3] = (plies + 2).to_string();
+    std::fs::write(&file, format!("{}\n{}\n", fields.join("\t"), lines[1])).unwrap();
+    let out = run(&["puzzles", "check", path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(&format!(
+            "6x6-0001: the solver finds a win in {plies} plies"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(&file, "p1\tnot a position\tmirror\t2\ta1-a2\t1000\ts\n").unwrap();
+    let out = run(&["puzzles", "check", path]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("line 1: p1: position"),
+        "{}",
+        stderr(&out)
+    );
 }
