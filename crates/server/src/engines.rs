@@ -328,4 +328,36 @@ mod tests {
         assert!(matches!(end, Analysed::Preempted(_)), "{end:?}");
         assert!(took < Duration::from_secs(20), "stopped early: {took:?}");
     }
+
+    /// A game's review gives way the same way: the interrupted search
+    /// reports nothing (so that its position is searched again), and the
+    /// game's move does not wait.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_preempts_a_game_review() {
+        let pool = Arc::new(EnginePool::new(1, 1, Duration::from_millis(100)));
+        let slot = pool
+            .analysis_slot(Duration::ZERO)
+            .await
+            .expect("a free worker");
+        let review = {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                pool.review_lines(slot, Position::standard(), Duration::from_secs(30))
+                    .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let started = Instant::now();
+        let level = Level::new(1).unwrap();
+        assert!(pool.choose(Position::standard(), level).await.is_some());
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(review.await.unwrap(), None, "searched again later");
+        // Uninterrupted, it gives the best line.
+        let slot = pool.analysis_slot(Duration::ZERO).await.expect("free");
+        let lines = pool
+            .review_lines(slot, Position::standard(), Duration::from_millis(50))
+            .await
+            .expect("lines");
+        assert!(!lines.is_empty() && !lines[0].pv.is_empty());
+    }
 }
