@@ -745,6 +745,13 @@ await test("the site works at a phone-sized viewport", async () => {
   await waitForMoves(page, 1);
   assert.ok(await page.locator(".loupe").isHidden(), "the loupe closes after the move");
   await page.screenshot({ path: join(shots, "phone.png"), fullPage: true });
+  // The Learn page and the puzzles fit the phone too.
+  for (const [path, ready] of [["/learn", "#lessons svg.board"], ["/puzzles", "#puzzle-task:not(:empty)"]]) {
+    await page.goto(path);
+    await page.locator(ready).waitFor();
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `${path}: no sideways scrolling (${wide}px)`);
+  }
   await context.close();
 });
 
