@@ -12,6 +12,8 @@
 
 #![allow(dead_code)]
 
+pub mod variants;
+
 use std::fmt;
 
 use epaminondas_rules::{
