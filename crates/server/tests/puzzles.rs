@@ -181,6 +181,23 @@ async fn puzzles_are_judged_and_rated(server: &TestServer, _db: &TestDb) {
         .call("GET", "/api/puzzles/next?board=5x5", None, None)
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "no puzzles on that board");
+
+    // A flood of answers is cut at 60 a minute per client.
+    let mut statuses = Vec::new();
+    for _ in 0..61 {
+        let (status, _) = server
+            .call(
+                "POST",
+                &path,
+                Some(&alice.token),
+                Some(json!({"moves": [puzzle.solution[0].to_string()]})),
+            )
+            .await;
+        statuses.push(status);
+    }
+    let answered = statuses.iter().filter(|s| **s == StatusCode::OK).count();
+    assert!(answered < 60, "her earlier answers count too: {answered}");
+    assert_eq!(statuses[60], StatusCode::TOO_MANY_REQUESTS);
 }
 
 on_both!(puzzles_are_judged_and_rated);

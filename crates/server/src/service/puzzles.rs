@@ -80,8 +80,8 @@ pub struct PuzzleRecord {
 
 impl Service {
     async fn rated(&self, puzzle: &'static Puzzle) -> Result<RatedPuzzle> {
-        let standings = store::puzzle_standings(&self.db).await?;
-        Ok(rated_with(puzzle, standings.get(&puzzle.id)))
+        let standing = store::puzzle_standing(&self.db, &puzzle.id).await?;
+        Ok(rated_with(puzzle, standing.as_ref()))
     }
 
     /// Puzzle `id` with its rating.
@@ -227,9 +227,8 @@ impl Service {
         let player = store::player_puzzle_standing(&self.db, user.player.id)
             .await?
             .map_or(INITIAL, |s| s.rating);
-        let standings = store::puzzle_standings(&self.db).await?;
-        let theirs = standings
-            .get(&puzzle.id)
+        let theirs = store::puzzle_standing(&self.db, &puzzle.id)
+            .await?
             .map_or_else(|| grade_rating(puzzle), |s| s.rating);
         let score = if solved { 1.0 } else { 0.0 };
         let player_after = player.after(theirs, score);

@@ -43,6 +43,15 @@ pub async fn puzzle_standings(db: &Database) -> Result<HashMap<String, PuzzleSta
         .collect()
 }
 
+/// Puzzle `id`'s rating, once it has been played.
+pub async fn puzzle_standing(db: &Database, id: &str) -> Result<Option<PuzzleStanding>> {
+    let row = sqlx::query("SELECT * FROM puzzle_ratings WHERE puzzle_id = $1")
+        .bind(id)
+        .fetch_optional(&db.read)
+        .await?;
+    row.as_ref().map(standing).transpose()
+}
+
 /// Player `user`'s puzzle rating, once they have played one.
 pub async fn player_puzzle_standing(db: &Database, user: i64) -> Result<Option<PuzzleStanding>> {
     let row = sqlx::query("SELECT * FROM player_puzzle_ratings WHERE user_id = $1")
