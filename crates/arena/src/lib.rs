@@ -19,7 +19,9 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use epaminondas_engine::{Engine, Limits};
-use epaminondas_rules::{BoardSize, Color, GameRecord, GameResult, Move, Position, Symmetry};
+use epaminondas_rules::{
+    BoardSize, Color, GameRecord, GameResult, Move, Position, Symmetry, Variant,
+};
 
 use players::{Clocks, GreedyPlayer, MoveLimit, Player, PlayerError, RandomPlayer, Rng, UgiPlayer};
 use stats::{Pentanomial, Sprt, SprtVerdict};
@@ -147,10 +149,11 @@ pub struct Opening {
 /// Reads an opening file: one opening a line, either position text
 /// (`bbbb/4/4/wwww w`) or moves from the start of the board in record
 /// notation (`1. c2-c3 c7-c6`); blank lines and lines starting with `#`
-/// are skipped. Positions take `symmetry`; move lines start from the
-/// start position of `size`. An error names the line.
+/// are skipped. Positions take `symmetry` and `variant`; move lines start
+/// from the start position of `variant` on `size`. An error names the line.
 pub fn read_openings(
     text: &str,
+    variant: Variant,
     size: BoardSize,
     symmetry: Symmetry,
 ) -> Result<Vec<Opening>, String> {
@@ -165,11 +168,16 @@ pub fn read_openings(
                 return Err(format!("line {}: the game is already over there", i + 1));
             }
             Opening {
-                start: pos.with_symmetry(symmetry),
+                start: pos
+                    .with_symmetry(symmetry)
+                    .with_variant(variant)
+                    .map_err(|e| format!("line {}: {e}", i + 1))?,
                 moves: Vec::new(),
             }
         } else {
-            let text = format!("[Board \"{size}\"]\n[Symmetry \"{symmetry}\"]\n\n{line}\n");
+            let text = format!(
+                "[Variant \"{variant}\"]\n[Board \"{size}\"]\n[Symmetry \"{symmetry}\"]\n\n{line}\n"
+            );
             let record: GameRecord = text.parse().map_err(|e| {
                 format!(
                     "line {}: neither position text nor moves from the start: {e}",
@@ -217,6 +225,8 @@ pub struct MatchConfig {
     pub size: BoardSize,
     /// The symmetry option.
     pub symmetry: Symmetry,
+    /// The variant played.
+    pub variant: Variant,
     /// Seed of the random openings.
     pub seed: u64,
     /// The openings, taken in turn, one per pair; empty for random balanced
@@ -257,12 +267,18 @@ impl MatchConfig {
         }
     }
 
+    /// The start of the match's game (its variant's, on its board).
+    pub fn start(&self) -> Position {
+        Position::new_variant(self.variant, self.size, self.symmetry)
+            .unwrap_or_else(|_| Position::new(self.size, self.symmetry))
+    }
+
     /// The opening of pair `pair`.
     pub fn opening(&self, pair: usize) -> Opening {
         if self.openings.is_empty() {
             Opening {
-                start: Position::new(self.size, self.symmetry),
-                moves: opening(self.size, self.symmetry, self.seed, pair),
+                start: self.start(),
+                moves: opening(self.variant, self.size, self.symmetry, self.seed, pair),
             }
         } else {
             self.openings[pair % self.openings.len()].clone()
@@ -351,16 +367,26 @@ impl fmt::Display for MatchError {
 
 impl std::error::Error for MatchError {}
 
-/// A random legal opening of `plies` plies from the start, one whose quick
-/// evaluation is within `balance` of level, for pair `pair` of `seed`.
-pub fn opening(size: BoardSize, symmetry: Symmetry, seed: u64, pair: usize) -> Vec<Move> {
+/// A random legal opening of `plies` plies from the start of `variant` on
+/// `size`, one whose quick evaluation is within `balance` of level, for
+/// pair `pair` of `seed`. (In Stumbling Blocks the three placements come
+/// first, so its openings place the stones at random.)
+pub fn opening(
+    variant: Variant,
+    size: BoardSize,
+    symmetry: Symmetry,
+    seed: u64,
+    pair: usize,
+) -> Vec<Move> {
+    let start = Position::new_variant(variant, size, symmetry)
+        .unwrap_or_else(|_| Position::new(size, symmetry));
     let mut rng = Rng::new(seed ^ (pair as u64).wrapping_mul(0xA24B_AED4_963E_E407));
     let mut engine = Engine::new(1);
     let stop = AtomicBool::new(false);
     let mut last = Vec::new();
     for _ in 0..50 {
-        let plies = 2 + rng.below(5);
-        let mut pos = Position::new(size, symmetry);
+        let plies = 2 + rng.below(5) + usize::from(start.stones_to_place());
+        let mut pos = start.clone();
         let mut moves = Vec::new();
         for _ in 0..plies {
             let legal = pos.legal_moves();
@@ -444,6 +470,13 @@ pub fn play_game(
     loop {
         if interrupt.load(Ordering::Relaxed) {
             return GameEnd::Aborted;
+        }
+        if record.is_drawn_by_repetition() {
+            return GameEnd::Finished(Box::new(finish(
+                record,
+                GameResult::Draw,
+                "threefold repetition",
+            )));
         }
         if let Some(outcome) = record.position().outcome() {
             let reason = match outcome.reason {

@@ -435,6 +435,10 @@ impl Player for UgiPlayer {
     }
 
     fn new_game(&mut self, start: &Position) -> Result<(), PlayerError> {
+        if !start.variant().is_standard() {
+            // Set first, so that the board set next is checked against it.
+            self.send(&format!("setoption name Variant value {}", start.variant()))?;
+        }
         self.send(&format!("setoption name Board value {}", start.size()))?;
         self.send(&format!(
             "setoption name Symmetry value {}",

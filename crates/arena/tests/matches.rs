@@ -6,7 +6,7 @@ use std::time::Duration;
 use epaminondas_arena::players::{MoveLimit, PlayerError};
 use epaminondas_arena::stats::{Sprt, SprtVerdict};
 use epaminondas_arena::{MatchConfig, PlayerKind, PlayerSpec, opening, read_openings, run_match};
-use epaminondas_rules::{BoardSize, GameResult, Position, Symmetry};
+use epaminondas_rules::{BoardSize, GameResult, Position, Symmetry, Variant};
 
 /// Nobody interrupts.
 static RUN: AtomicBool = AtomicBool::new(false);
@@ -22,6 +22,7 @@ fn config(pairs: usize) -> MatchConfig {
         limit: MoveLimit::MoveTime(Duration::from_millis(10)),
         size: BoardSize::new(6, 6).unwrap(),
         symmetry: Symmetry::Mirror,
+        variant: Variant::Epaminondas,
         seed: 7,
         max_plies: Some(200),
         resign: None,
@@ -89,9 +90,12 @@ fn an_sprt_stops_the_match_when_decided() {
 fn openings_are_legal_balanced_and_repeatable() {
     let size = BoardSize::STANDARD;
     for pair in 0..5 {
-        let moves = opening(size, Symmetry::Mirror, 3, pair);
+        let moves = opening(Variant::Epaminondas, size, Symmetry::Mirror, 3, pair);
         assert!((2..=6).contains(&moves.len()));
-        assert_eq!(moves, opening(size, Symmetry::Mirror, 3, pair));
+        assert_eq!(
+            moves,
+            opening(Variant::Epaminondas, size, Symmetry::Mirror, 3, pair)
+        );
         let mut pos = Position::new(size, Symmetry::Mirror);
         for mv in moves {
             pos.play(mv).unwrap();
@@ -201,7 +205,7 @@ fn names_and_options_come_from_the_command_line() {
 fn openings_come_from_a_file_in_turn() {
     let size = BoardSize::new(6, 6).unwrap();
     let text = "# two openings\n1. a2-a3 a5-a4\n\nbbbbbb/bbbbbb/6/2w3/ww1www/wwwwww b\n";
-    let openings = read_openings(text, size, Symmetry::Mirror).unwrap();
+    let openings = read_openings(text, Variant::Epaminondas, size, Symmetry::Mirror).unwrap();
     assert_eq!(openings.len(), 2);
     assert_eq!(openings[0].moves.len(), 2);
     assert!(openings[1].moves.is_empty());
@@ -220,11 +224,12 @@ fn openings_come_from_a_file_in_turn() {
     }
     for bad in ["", "1. a2-a9", "nonsense"] {
         assert!(
-            read_openings(bad, size, Symmetry::Mirror).is_err(),
+            read_openings(bad, Variant::Epaminondas, size, Symmetry::Mirror).is_err(),
             "{bad:?}"
         );
     }
-    let err = read_openings("\n1. a2-a9\n", size, Symmetry::Mirror).unwrap_err();
+    let err =
+        read_openings("\n1. a2-a9\n", Variant::Epaminondas, size, Symmetry::Mirror).unwrap_err();
     assert!(err.starts_with("line 2: "), "{err}");
 }
 

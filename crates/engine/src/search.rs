@@ -543,7 +543,10 @@ impl Search<'_> {
 
     /// Whether `mv` puts a piece on the mover's goal rank.
     fn crosses(&self, mv: Move) -> bool {
-        mv.destination().rank() == self.pos.goal_rank(self.pos.turn())
+        // (A sidestep's destination is where its second end lands; a run
+        // sidestepping onto the goal rank lands there too, or its tail.)
+        let goal = self.pos.goal_rank(self.pos.turn());
+        mv.destination().rank() == goal || mv.tail_destination().rank() == goal
     }
 
     /// Orders `list` by likely strength: the hash move, captures (more

@@ -7,7 +7,7 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval` (`true`/`false`, see [`crate::search::Features`]) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval` (`true`/`false`, see [`crate::search::Features`]) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D seldepth SD multipv K score S nodes N nps R hashfull H time MS pv M...` per iteration (and line), then `bestmove M` (`bestmove none` without legal moves) |
@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use epaminondas_rules::{BoardSize, Color, Position, Symmetry};
+use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
 
 use crate::level::Level;
 use crate::limits::{Clock, Limits};
@@ -77,6 +77,7 @@ pub struct Ugi<W: Write + Send + 'static> {
     engine: Arc<Mutex<Engine>>,
     board: BoardSize,
     symmetry: Symmetry,
+    variant: Variant,
     level: Level,
     position: Position,
     running: Option<Running>,
@@ -90,6 +91,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
             engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MB))),
             board: BoardSize::STANDARD,
             symmetry: Symmetry::Mirror,
+            variant: Variant::Epaminondas,
             level: Level::MAX,
             position: Position::standard(),
             running: None,
@@ -218,6 +220,10 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 self.say(
                     "option name Symmetry type combo default mirror var mirror var file var off",
                 );
+                self.say(&format!(
+                    "option name Variant type combo default epaminondas{}",
+                    Variant::ALL.map(|v| format!(" var {v}")).concat()
+                ));
                 self.say("option name Level type spin default 10 min 1 max 10");
                 self.say(&format!(
                     "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
@@ -233,7 +239,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
             "uginewgame" => {
                 self.finish_search();
                 self.lock_engine().clear();
-                self.position = Position::new(self.board, self.symmetry);
+                self.position = self.start();
             }
             "setoption" => {
                 if let Err(message) = self.set_option(args) {
@@ -300,8 +306,15 @@ impl<W: Write + Send + 'static> Ugi<W> {
             },
             "board" => {
                 let size = value.parse::<BoardSize>().map_err(|e| e.to_string())?;
+                self.position = Position::new_variant(self.variant, size, self.symmetry)
+                    .map_err(|e| e.to_string())?;
                 self.board = size;
-                self.position = Position::new(size, self.symmetry);
+            }
+            "variant" => {
+                let variant = value.parse::<Variant>().map_err(|e| e.to_string())?;
+                self.position = Position::new_variant(variant, self.board, self.symmetry)
+                    .map_err(|e| e.to_string())?;
+                self.variant = variant;
             }
             "symmetry" => {
                 let symmetry = value.parse::<Symmetry>().map_err(|e| e.to_string())?;
@@ -335,15 +348,24 @@ impl<W: Write + Send + 'static> Ugi<W> {
         Ok(())
     }
 
+    /// The start of the game the options name (they were checked when set).
+    fn start(&self) -> Position {
+        Position::new_variant(self.variant, self.board, self.symmetry)
+            .unwrap_or_else(|_| Position::new(self.board, self.symmetry))
+    }
+
     fn set_position(&mut self, args: &[&str]) {
         let moves_at = args
             .iter()
             .position(|&w| w == "moves")
             .unwrap_or(args.len());
         let mut pos = match args.first() {
-            Some(&"startpos") if moves_at == 1 => Position::new(self.board, self.symmetry),
+            Some(&"startpos") if moves_at == 1 => self.start(),
             Some(&"fen") => match args[1..moves_at].join(" ").parse::<Position>() {
-                Ok(pos) => pos.with_symmetry(self.symmetry),
+                Ok(pos) => match pos.with_symmetry(self.symmetry).with_variant(self.variant) {
+                    Ok(pos) => pos,
+                    Err(e) => return self.error(&format!("bad position: {e}")),
+                },
                 Err(e) => return self.error(&format!("bad position: {e}")),
             },
             _ => return self.error("position needs 'startpos' or 'fen TEXT', then 'moves ...'"),

@@ -4,7 +4,7 @@ use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 
 use epaminondas_engine::ugi::Ugi;
-use epaminondas_rules::{BoardSize, Position, Symmetry};
+use epaminondas_rules::{BoardSize, Position, Symmetry, Variant};
 
 /// An output buffer the session and the test share.
 #[derive(Clone, Default)]
@@ -61,6 +61,45 @@ fn plays_a_legal_move_on_another_board() {
     pos.play(pos.parse_move("a2-a3").unwrap()).unwrap();
     let reply = pos.parse_move(bestmove(&lines)).unwrap();
     assert!(pos.is_legal(reply));
+}
+
+#[test]
+fn plays_every_variant() {
+    for (variant, moves) in [
+        ("crossings", "a2-a3"),
+        ("abanondas", "a2,b2-b3"),
+        ("stumbling-blocks", "@c3 @d4 @b3"),
+    ] {
+        let script = format!(
+            "setoption name Board value 6x6\nsetoption name Symmetry value off\n\
+             setoption name Variant value {variant}\nposition startpos moves {moves}\n\
+             go depth 3\n"
+        );
+        let lines = session(&script);
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "{variant}: {lines:?}"
+        );
+        let variant: Variant = variant.parse().unwrap();
+        let mut pos =
+            Position::new_variant(variant, BoardSize::new(6, 6).unwrap(), Symmetry::Off).unwrap();
+        for text in moves.split(' ') {
+            pos.play(pos.parse_move(text).unwrap()).unwrap();
+        }
+        let reply = pos.parse_move(bestmove(&lines)).unwrap();
+        assert!(pos.is_legal(reply), "{variant}");
+    }
+    // A sidestep is no move of the standard game; a board too small for a
+    // variant is refused.
+    let lines = session(
+        "setoption name Board value 6x6\nposition startpos moves a2,b2-b3\n\
+         setoption name Board value 4x4\nsetoption name Variant value stumbling-blocks\n\
+         setoption name Variant value chess\n",
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 3, "{lines:?}");
+    assert!(errors[1].contains("at least 5 ranks"), "{errors:?}");
+    assert!(errors[2].contains("unknown variant 'chess'"), "{errors:?}");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use epaminondas_engine::review::{PositionReview, format_white, review_game, white_view};
 use epaminondas_engine::{Engine, Limits};
-use epaminondas_rules::{GameRecord, Position};
+use epaminondas_rules::{GameRecord, Position, Variant};
 use indicatif::ProgressBar;
 
 use crate::output::{Outcome, outln};
@@ -20,11 +20,16 @@ use crate::output::{Outcome, outln};
 #[command(after_help = "Examples:\n  \
     epaminondas analyze --position \"4b/w4/5/5/5 w\" --depth 8\n  \
     epaminondas analyze --record game.txt --movetime 500 --annotate annotated.txt\n  \
-    epaminondas analyze --multipv 3 --movetime 2000")]
+    epaminondas analyze --multipv 3 --movetime 2000\n  \
+    epaminondas analyze --variant abanondas --depth 6")]
 pub struct AnalyzeArgs {
     /// A position to analyse, as position text (default: the standard start).
     #[arg(long, value_parser = crate::args::position, conflicts_with = "record")]
     position: Option<Position>,
+    /// The game of the position: epaminondas (the default), crossings,
+    /// abanondas or stumbling-blocks (a record names its own).
+    #[arg(long, default_value = "epaminondas", value_parser = crate::args::variant, conflicts_with = "record")]
+    variant: Variant,
     /// A game record file (`-` for standard input): every position of the
     /// game is analysed and every move judged.
     #[arg(long)]
@@ -57,8 +62,12 @@ pub fn run(args: &AnalyzeArgs) -> Outcome {
     };
     let record = match (&args.position, &args.record) {
         (_, Some(path)) => crate::records::read_one(path, args.game)?.0,
-        (Some(pos), None) => GameRecord::new(pos.clone()),
-        (None, None) => GameRecord::new(Position::standard()),
+        (position, None) => GameRecord::new(crate::args::game_start(
+            args.variant,
+            None,
+            None,
+            position.as_ref(),
+        )?),
     };
     let table = args
         .annotate

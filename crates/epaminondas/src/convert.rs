@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use crate::output::{Outcome, out};
 use clap::Args;
-use epaminondas_rules::{Dialect, GameRecord};
+use epaminondas_rules::{Dialect, GameRecord, Variant};
 
 /// Arguments of `epaminondas convert`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas convert games.txt --to rear-piece\n  epaminondas convert --from rear-piece old.txt > new.txt"
+    after_help = "Examples:\n  epaminondas convert games.txt --to rear-piece\n  epaminondas convert --from rear-piece old.txt > new.txt\n  epaminondas convert --variant abanondas moves.txt"
 )]
 pub struct ConvertArgs {
     /// A file of game records or a move list (`-` or nothing for standard input).
@@ -23,6 +23,11 @@ pub struct ConvertArgs {
     /// The dialect to write.
     #[arg(long, value_parser = dialect, default_value = "standard")]
     to: Dialect,
+    /// The game of a bare move list (one without tags): epaminondas (the
+    /// default), crossings, abanondas or stumbling-blocks. A record names
+    /// its own in its `Variant` tag.
+    #[arg(long, default_value = "epaminondas", value_parser = crate::args::variant)]
+    variant: Variant,
 }
 
 fn dialect(s: &str) -> Result<Dialect, String> {
@@ -33,8 +38,23 @@ fn dialect(s: &str) -> Result<Dialect, String> {
 pub fn run(args: &ConvertArgs) -> Outcome {
     let path = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));
     let text = crate::records::read_text(&path)?;
+    let text = with_variant(&text, args.variant);
     out!("{}", convert(&text, args.from, args.to)?);
     Ok(())
+}
+
+/// `text` with a `Variant` tag in front where it is a bare move list of a
+/// variant (text with tags says its own variant).
+fn with_variant(text: &str, variant: Variant) -> String {
+    let tagged = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('[');
+    if variant.is_standard() || tagged {
+        text.to_owned()
+    } else {
+        format!("[Variant \"{variant}\"]\n\n{text}")
+    }
 }
 
 /// Every record of `text`, read in `from` and written in `to`, separated by
@@ -81,5 +101,20 @@ mod tests {
             convert(" \n", Dialect::Standard, Dialect::Standard).unwrap_err(),
             "no game record or move list in the input"
         );
+    }
+
+    #[test]
+    fn a_bare_move_list_of_a_variant_gains_its_tag() {
+        let text = with_variant("1. a1,b1-b2 *\n", Variant::Abanondas);
+        let written = convert(&text, Dialect::Standard, Dialect::RearPiece).unwrap();
+        assert!(written.contains("[Variant \"abanondas\"]"), "{written}");
+        assert!(
+            written.contains("1. a1,b1-b2 *"),
+            "a sidestep has one form: {written}"
+        );
+        // Without the variant the sidestep is no move.
+        assert!(convert("1. a1,b1-b2 *\n", Dialect::Standard, Dialect::Standard).is_err());
+        let tagged = "[Variant \"crossings\"]\n\n*\n";
+        assert_eq!(with_variant(tagged, Variant::Abanondas), tagged);
     }
 }

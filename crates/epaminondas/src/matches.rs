@@ -12,7 +12,7 @@ use epaminondas_arena::stats::{Sprt, SprtVerdict, los};
 use epaminondas_arena::{
     GameReport, MatchConfig, MatchState, PlayerSpec, Resign, read_openings, run_match,
 };
-use epaminondas_rules::{BoardSize, Symmetry, pgn_date};
+use epaminondas_rules::{BoardSize, Symmetry, Variant, pgn_date};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::output::{Failure, Outcome, outln};
@@ -45,12 +45,17 @@ pub struct MatchArgs {
     /// Game clock as SECONDS+INCREMENT, like 10+0.1.
     #[arg(long, value_parser = parse_tc)]
     tc: Option<(Duration, Duration)>,
-    /// Board size as FILESxRANKS.
-    #[arg(long, default_value = "14x12", value_parser = crate::args::size)]
-    board: BoardSize,
-    /// Symmetry rule option: mirror, file or off.
-    #[arg(long, default_value = "mirror", value_parser = crate::args::symmetry)]
-    symmetry: Symmetry,
+    /// The game: epaminondas (the default), crossings, abanondas or
+    /// stumbling-blocks.
+    #[arg(long, default_value = "epaminondas", value_parser = crate::args::variant)]
+    variant: Variant,
+    /// Board size as FILESxRANKS (default: the variant's, 14x12; 8x8 for crossings).
+    #[arg(long, value_parser = crate::args::size)]
+    board: Option<BoardSize>,
+    /// Symmetry rule option: mirror, file or off (default: the variant's,
+    /// mirror; off for crossings).
+    #[arg(long, value_parser = crate::args::symmetry)]
+    symmetry: Option<Symmetry>,
     /// Openings, one a line: position text, or moves from the start
     /// (`1. c2-c3 c7-c6`); taken in turn, each played twice. Without it,
     /// random balanced openings of 2 to 6 plies.
@@ -185,10 +190,12 @@ pub fn run(args: &MatchArgs) -> Outcome {
         (_, _, Some((base, increment))) => MoveLimit::Clock { base, increment },
         _ => MoveLimit::MoveTime(Duration::from_millis(100)),
     };
+    // Checks that the variant can be played on the board.
+    let start = crate::args::game_start(args.variant, args.board, args.symmetry, None)?;
     let openings = match &args.openings {
         Some(path) => {
             let text = crate::records::read_text(path)?;
-            read_openings(&text, args.board, args.symmetry)
+            read_openings(&text, args.variant, start.size(), start.symmetry())
                 .map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => Vec::new(),
@@ -216,8 +223,9 @@ pub fn run(args: &MatchArgs) -> Outcome {
         pairs: (args.games / 2) as usize,
         concurrency: concurrency as usize,
         limit,
-        size: args.board,
-        symmetry: args.symmetry,
+        size: start.size(),
+        symmetry: start.symmetry(),
+        variant: args.variant,
         seed: args.seed,
         openings,
         max_plies: args.max_plies,
@@ -319,8 +327,13 @@ fn summary(config: &MatchConfig, state: &MatchState) -> Vec<String> {
     let points = state.wins as f64 + state.draws as f64 / 2.0;
     let percent = |part: f64| 100.0 * part / games.max(1) as f64;
     let mut lines = vec![format!(
-        "Results of {a} vs {b} ({}, {}x{} {}, {games} games{}):",
+        "Results of {a} vs {b} ({}, {}{}x{} {}, {games} games{}):",
         config.limit_tag(),
+        if config.variant.is_standard() {
+            String::new()
+        } else {
+            format!("{} ", config.variant)
+        },
         config.size.files(),
         config.size.ranks(),
         config.symmetry,
@@ -399,6 +412,7 @@ mod tests {
             limit: MoveLimit::MoveTime(Duration::from_millis(100)),
             size: BoardSize::STANDARD,
             symmetry: Symmetry::Mirror,
+            variant: Variant::Epaminondas,
             seed: 1,
             openings: Vec::new(),
             max_plies: None,

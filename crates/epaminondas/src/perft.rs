@@ -4,24 +4,29 @@ use std::time::{Duration, Instant};
 
 use crate::output::{Outcome, outln};
 use clap::Args;
-use epaminondas_rules::{BoardSize, Position, Symmetry};
+use epaminondas_rules::{BoardSize, Position, Symmetry, Variant};
 
 /// Arguments of `epaminondas perft`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas perft 4\n  epaminondas perft 3 --board 8x8 --divide\n  epaminondas perft 2 --position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\""
+    after_help = "Examples:\n  epaminondas perft 4\n  epaminondas perft 3 --board 8x8 --divide\n  epaminondas perft 3 --variant crossings\n  epaminondas perft 2 --position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\""
 )]
 pub struct PerftArgs {
-    /// Board size as FILESxRANKS.
-    #[arg(long, default_value = "14x12", value_parser = crate::args::size, conflicts_with = "position")]
-    board: BoardSize,
+    /// The game: epaminondas (the default), crossings, abanondas or
+    /// stumbling-blocks.
+    #[arg(long, default_value = "epaminondas", value_parser = crate::args::variant)]
+    variant: Variant,
+    /// Board size as FILESxRANKS (default: the variant's, 14x12; 8x8 for crossings).
+    #[arg(long, value_parser = crate::args::size, conflicts_with = "position")]
+    board: Option<BoardSize>,
     /// Start from this position text instead of the board's starting position
     /// (the board size then follows from the text).
     #[arg(long, value_parser = crate::args::position)]
     position: Option<Position>,
-    /// Symmetry rule option: mirror, file or off.
-    #[arg(long, default_value = "mirror", value_parser = crate::args::symmetry)]
-    symmetry: Symmetry,
+    /// Symmetry rule option: mirror, file or off (default: the variant's,
+    /// mirror; off for crossings).
+    #[arg(long, value_parser = crate::args::symmetry)]
+    symmetry: Option<Symmetry>,
     /// Also print the leaf count below each root move at the last depth.
     #[arg(long)]
     divide: bool,
@@ -36,10 +41,12 @@ fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
 
 /// Runs `epaminondas perft`.
 pub fn run(args: &PerftArgs) -> Outcome {
-    let pos = match &args.position {
-        Some(pos) => pos.with_symmetry(args.symmetry),
-        None => Position::new(args.board, args.symmetry),
-    };
+    let pos = crate::args::game_start(
+        args.variant,
+        args.board,
+        args.symmetry,
+        args.position.as_ref(),
+    )?;
     let started = Instant::now();
     // With --divide the last depth is counted move by move, and its total reused.
     let last = if args.divide {

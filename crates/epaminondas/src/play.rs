@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use crate::output::{Failure, Outcome};
 use clap::Args;
 use epaminondas_engine::Level;
-use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Setup, Symmetry};
+use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Setup, Symmetry, Variant};
 use epaminondas_tui::Options;
 use epaminondas_tui::view::Theme;
 
 /// Arguments of `epaminondas play`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas play --ai 3\n  epaminondas play --ai 6 --as black --board 8x8\n  epaminondas play --load games.txt --game 2"
+    after_help = "Examples:\n  epaminondas play --ai 3\n  epaminondas play --ai 6 --as black --board 8x8\n  epaminondas play --load games.txt --game 2\n  epaminondas play --ai 5 --variant crossings"
 )]
 pub struct PlayArgs {
     /// Play against the engine at this level (1 weakest, 10 full strength);
@@ -22,10 +22,15 @@ pub struct PlayArgs {
     /// Your side against the engine: white (moves first) or black.
     #[arg(long = "as", value_parser = crate::args::color, default_value = "white")]
     side: Color,
-    /// Board size as FILESxRANKS (default 14x12).
+    /// The game: epaminondas (the default), crossings, abanondas or
+    /// stumbling-blocks.
+    #[arg(long, default_value = "epaminondas", value_parser = crate::args::variant, conflicts_with = "load")]
+    variant: Variant,
+    /// Board size as FILESxRANKS (default: the variant's, 14x12; 8x8 for crossings).
     #[arg(long, value_parser = crate::args::size, conflicts_with_all = ["position", "load"])]
     board: Option<BoardSize>,
-    /// Symmetry rule option: mirror, file or off.
+    /// Symmetry rule option: mirror, file or off (default: the variant's,
+    /// mirror; off for crossings).
     #[arg(long, value_parser = crate::args::symmetry, conflicts_with = "load")]
     symmetry: Option<Symmetry>,
     /// Start from this position (position text).
@@ -62,7 +67,6 @@ pub fn run(args: &PlayArgs) -> Outcome {
 
 /// The game `args` describe.
 fn options(args: &PlayArgs) -> Result<Options, String> {
-    let symmetry = args.symmetry.unwrap_or_default();
     // A record loaded from a file of one game is saved back to it; a file
     // of several is never overwritten with one of them.
     let mut save_back = None;
@@ -78,11 +82,17 @@ fn options(args: &PlayArgs) -> Result<Options, String> {
             let setup: Setup = text
                 .parse()
                 .map_err(|e| format!("--position '{text}': {e}"))?;
-            let pos = Position::from_setup(&setup, symmetry)
+            let symmetry = args.symmetry.unwrap_or(args.variant.default_symmetry());
+            let pos = Position::from_setup_in(args.variant, &setup, symmetry)
                 .map_err(|e| format!("--position '{text}': {e}"))?;
             GameRecord::new(pos)
         }
-        (None, None) => GameRecord::new(Position::new(args.board.unwrap_or_default(), symmetry)),
+        (None, None) => GameRecord::new(crate::args::game_start(
+            args.variant,
+            args.board,
+            args.symmetry,
+            None,
+        )?),
     };
     let save_path = args
         .save

@@ -5,12 +5,12 @@ use std::path::PathBuf;
 use crate::output::{Outcome, out};
 use clap::Args;
 use epaminondas_rules::diagram::side_label;
-use epaminondas_rules::{Color, Diagram, Move, Position};
+use epaminondas_rules::{Color, Diagram, Move, Position, Variant};
 
 /// Arguments of `epaminondas show`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas show\n  epaminondas show game.txt --after 10 --as black\n  epaminondas show --position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\""
+    after_help = "Examples:\n  epaminondas show\n  epaminondas show game.txt --after 10 --as black\n  epaminondas show --position \"bbb3/2b3/4w1/1wb1w1/w3w1 w\"\n  epaminondas show --variant stumbling-blocks --position \"5/5/1s1s1/2s2/5 b\""
 )]
 pub struct ShowArgs {
     /// A game record file (`-` for standard input): its final position, or
@@ -20,6 +20,10 @@ pub struct ShowArgs {
     /// A position, as position text (default: the standard start).
     #[arg(long, value_parser = crate::args::position)]
     position: Option<Position>,
+    /// The game of the position: epaminondas (the default), crossings,
+    /// abanondas or stumbling-blocks (a record names its own).
+    #[arg(long, default_value = "epaminondas", value_parser = crate::args::variant, conflicts_with = "record")]
+    variant: Variant,
     /// Show the record's position after this many moves (plies).
     #[arg(long, requires = "record")]
     after: Option<usize>,
@@ -46,8 +50,10 @@ pub fn run(args: &ShowArgs) -> Outcome {
             let last = plies.checked_sub(1).map(|i| record.moves()[i]);
             (record.position_after(plies), last)
         }
-        (None, Some(pos)) => (pos.clone(), None),
-        (None, None) => (Position::standard(), None),
+        (None, position) => (
+            crate::args::game_start(args.variant, None, None, position.as_ref())?,
+            None,
+        ),
     };
     out!("{}", describe(&pos, last, args.side));
     Ok(())

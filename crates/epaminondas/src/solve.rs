@@ -6,23 +6,29 @@ use std::time::{Duration, Instant};
 use crate::output::{Failure, Outcome, outln};
 use clap::Args;
 use epaminondas_engine::solver::{Solution, solve_with_progress};
-use epaminondas_rules::{BoardSize, Position, Symmetry};
+use epaminondas_rules::{BoardSize, Position, Symmetry, Variant};
 
 /// Arguments of `epaminondas solve`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60"
+    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7"
 )]
 pub struct SolveArgs {
     /// The position to solve, as position text (default: the board's start).
     #[arg(long, value_parser = crate::args::position)]
     position: Option<Position>,
-    /// Board size as FILESxRANKS, for the starting position.
-    #[arg(long, default_value = "14x12", value_parser = crate::args::size, conflicts_with = "position")]
-    board: BoardSize,
-    /// Symmetry rule option: mirror, file or off.
-    #[arg(long, default_value = "mirror", value_parser = crate::args::symmetry)]
-    symmetry: Symmetry,
+    /// The game: epaminondas (the default), crossings, abanondas or
+    /// stumbling-blocks.
+    #[arg(long, default_value = "epaminondas", value_parser = crate::args::variant)]
+    variant: Variant,
+    /// Board size as FILESxRANKS, for the starting position (default: the
+    /// variant's, 14x12; 8x8 for crossings).
+    #[arg(long, value_parser = crate::args::size, conflicts_with = "position")]
+    board: Option<BoardSize>,
+    /// Symmetry rule option: mirror, file or off (default: the variant's,
+    /// mirror; off for crossings).
+    #[arg(long, value_parser = crate::args::symmetry)]
+    symmetry: Option<Symmetry>,
     /// Look for a win within this many plies (1 to 20).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
     plies: u32,
@@ -40,10 +46,12 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 
 /// Runs `epaminondas solve`.
 pub fn run(args: &SolveArgs) -> Outcome {
-    let pos = match &args.position {
-        Some(pos) => pos.with_symmetry(args.symmetry),
-        None => Position::new(args.board, args.symmetry),
-    };
+    let pos = crate::args::game_start(
+        args.variant,
+        args.board,
+        args.symmetry,
+        args.position.as_ref(),
+    )?;
     let stop = crate::output::interrupt_on_ctrl_c("reporting how far the solver got");
     if let Some(seconds) = args.time {
         std::thread::spawn(move || {

@@ -38,6 +38,68 @@ fn perft_prints_every_depth_then_the_speed() {
 }
 
 #[test]
+fn the_variants_from_the_command_line() {
+    // Each variant's perft from its start (RULES.md section 7): Crossings on
+    // its own 8x8 board, the others on 14x12.
+    for (variant, expected) in [
+        ("crossings", "perft 3 269278"),
+        ("abanondas", "perft 2 130321"),
+        ("stumbling-blocks", "perft 3 571704"),
+    ] {
+        let depth = if variant == "abanondas" { "2" } else { "3" };
+        let out = run(&["perft", "--variant", variant, depth]);
+        assert!(
+            stdout(&out).contains(expected),
+            "{variant}: {}",
+            stdout(&out)
+        );
+    }
+    let out = run(&[
+        "perft",
+        "--variant",
+        "stumbling-blocks",
+        "--board",
+        "6x4",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("at least 5 ranks"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["perft", "--variant", "chess", "1"]);
+    assert!(
+        stderr(&out).contains("unknown variant 'chess'"),
+        "{}",
+        stderr(&out)
+    );
+    // Stones show as #; a position of a variant is read under it.
+    let out = run(&[
+        "show",
+        "--variant",
+        "stumbling-blocks",
+        "--position",
+        "bbbbb/5/1s1s1/2s2/wwwww b",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("3  . # . # ."), "{text}");
+    let out = run(&[
+        "solve",
+        "--variant",
+        "crossings",
+        "--position",
+        "w3/4/4/3b w",
+        "2",
+    ]);
+    assert!(
+        stdout(&out).contains("no forced win"),
+        "a crossed piece is frozen: {}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn perft_on_other_boards_positions_and_options() {
     let text = stdout(&run(&["perft", "--board", "8x8", "3"]));
     assert!(text.contains("perft 3 269278"), "{text}");

@@ -1205,26 +1205,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
     /// counted without playing its moves. `lists[ply]` is the move buffer of
     /// each ply below the root, added as the search first reaches it.
     pub(crate) fn perft(&mut self, depth: u32, lists: &mut Vec<MoveList>, ply: usize) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_moves(),
-            _ => {
-                if lists.len() <= ply {
-                    lists.push(MoveList::new());
-                }
-                let mut list = std::mem::take(&mut lists[ply]);
-                list.clear();
-                self.generate(&mut list);
-                let mut total = 0;
-                for &mv in list.iter() {
-                    self.play(mv);
-                    total += self.perft(depth - 1, lists, ply + 1);
-                    self.undo(mv);
-                }
-                lists[ply] = list;
-                total
-            }
-        }
+        perft(self, depth, lists, ply)
     }
 
     /// Whether `mv` is one of the legal moves here, checked directly.
@@ -1266,5 +1247,70 @@ impl<const N: usize, const L: u32> Core<N, L> {
         }
         let touches_goal = self.goal[self.turn.index()].contains(dest as usize);
         !(touches_goal && self.move_creates_symmetry(mv))
+    }
+}
+
+/// A position perft can walk: what [`perft`] needs of a generator.
+pub(crate) trait Walk {
+    /// The number of legal moves.
+    fn count(&self) -> u64;
+    /// The legal moves, into `moves`.
+    fn list(&self, moves: &mut MoveList);
+    /// Plays a legal move.
+    fn play_move(&mut self, mv: Move);
+    /// Takes back the move that led here.
+    fn undo_move(&mut self, mv: Move);
+}
+
+impl<const N: usize, const L: u32> Walk for Core<N, L> {
+    #[inline(always)]
+    fn count(&self) -> u64 {
+        self.count_moves()
+    }
+
+    #[inline(always)]
+    fn list(&self, moves: &mut MoveList) {
+        self.generate(moves);
+    }
+
+    #[inline(always)]
+    fn play_move(&mut self, mv: Move) {
+        self.play(mv);
+    }
+
+    #[inline(always)]
+    fn undo_move(&mut self, mv: Move) {
+        self.undo(mv);
+    }
+}
+
+/// Leaf count of the legal-move tree `depth` plies deep below `node`. The
+/// last ply is counted without playing its moves. `lists[ply]` is the move
+/// buffer of each ply below the root, added as the walk first reaches it.
+pub(crate) fn perft<W: Walk>(
+    node: &mut W,
+    depth: u32,
+    lists: &mut Vec<MoveList>,
+    ply: usize,
+) -> u64 {
+    match depth {
+        0 => 1,
+        1 => node.count(),
+        _ => {
+            if lists.len() <= ply {
+                lists.push(MoveList::new());
+            }
+            let mut list = std::mem::take(&mut lists[ply]);
+            list.clear();
+            node.list(&mut list);
+            let mut total = 0;
+            for &mv in list.iter() {
+                node.play_move(mv);
+                total += perft(node, depth - 1, lists, ply + 1);
+                node.undo_move(mv);
+            }
+            lists[ply] = list;
+            total
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Text diagrams of positions in the style of pbmserv's e-mails: `o` for
-//! White, `x` for Black, `.` for an empty square, the pieces that made the
-//! last move in capitals, rank numbers on the left and file letters below.
+//! White, `x` for Black, `.` for an empty square, `#` for a neutral stone
+//! (Stumbling Blocks), the pieces that made the last move in capitals, rank numbers on the left and file letters below.
 //!
 //! ```text
 //!  5  x x x . O .
@@ -23,6 +23,9 @@ pub const fn piece_letter(color: Color) -> char {
         Color::Black => 'x',
     }
 }
+
+/// The sign of a neutral stone (Stumbling Blocks) in diagrams.
+pub const STONE_LETTER: char = '#';
 
 /// The side's name with its letter, for text next to a diagram: `White (o)`.
 pub const fn side_label(color: Color) -> &'static str {
@@ -67,13 +70,8 @@ impl<'a> Diagram<'a> {
 
     /// Whether the last move's group stands on `square` now.
     fn moved(&self, square: Square) -> bool {
-        self.last.is_some_and(|mv| {
-            (0..mv.group_size()).any(|i| {
-                mv.tail_destination()
-                    .offset(mv.direction(), i32::from(i))
-                    .is_some_and(|s| s == square)
-            })
-        })
+        self.last
+            .is_some_and(|mv| mv.landing_squares().any(|s| s == square))
     }
 }
 
@@ -92,7 +90,11 @@ impl fmt::Display for Diagram<'_> {
             write!(f, "{:>width$} ", rank + 1)?;
             for &file in &files {
                 let square = Square::new_unchecked(file, rank);
-                let mark = self.pos.piece_at(square).map_or('.', piece_letter);
+                let mark = match self.pos.piece_at(square) {
+                    Some(color) => piece_letter(color),
+                    None if self.pos.stone_at(square) => STONE_LETTER,
+                    None => '.',
+                };
                 let mark = if self.moved(square) {
                     mark.to_ascii_uppercase()
                 } else {

@@ -48,6 +48,8 @@ mod record;
 mod setup;
 mod square;
 mod symmetry;
+mod variant;
+mod variant_core;
 mod zobrist;
 
 pub use board_size::{BoardSize, BoardSizeError};
@@ -71,3 +73,4 @@ pub fn build_tables() {
     lines::LineTable::get();
 }
 pub use symmetry::{ParseSymmetryError, Symmetry};
+pub use variant::{ParseVariantError, STONES, Variant};

@@ -12,14 +12,27 @@ use crate::{Direction, MAX_DIMENSION, Square};
 /// here together with the number of pieces captured so that a move can be
 /// printed and undone without the position. Moves are made by the rules
 /// (generation or parsing against a position), never assembled by hand.
+///
+/// Two variants add kinds of move (RULES.md section 7): an Abanondas
+/// **sidestep** moves a run of pieces one square off its line
+/// ([`Move::sidestep`]), and a Stumbling Blocks **placement** puts a neutral
+/// stone on a square ([`Move::is_placement`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
     tail: Square,
     direction: Direction,
+    /// 0 for a placement.
     group: u8,
+    /// The distance in the low five bits ([`DISTANCE_BITS`]): 0 for a
+    /// sidestep or a placement, which keep a sidestep's direction (its
+    /// index) in the top three bits. (The move stays six bytes, and a
+    /// phalanx move reads as it always did.)
     distance: u8,
     captures: u8,
 }
+
+/// The bits of [`Move`]'s `distance` byte that hold the distance.
+const DISTANCE_BITS: u8 = 0x1F;
 
 impl Move {
     #[inline(always)]
@@ -40,7 +53,55 @@ impl Move {
         }
     }
 
-    /// The rearmost piece of the moving group.
+    /// The sidestep of the run of `run` pieces from `tail` in `line` (the
+    /// direction from the tail to the run's other end), each piece moving
+    /// one square in `step`.
+    pub(crate) fn new_sidestep(tail: Square, line: Direction, run: u8, step: Direction) -> Move {
+        debug_assert!(run >= 2 && step != line && step != line.opposite());
+        Move {
+            tail,
+            direction: line,
+            group: run,
+            distance: (step.index() as u8) << 5,
+            captures: 0,
+        }
+    }
+
+    /// The placement of a stone on `square`.
+    pub(crate) fn new_placement(square: Square) -> Move {
+        Move {
+            tail: square,
+            direction: Direction::ALL[0],
+            group: 0,
+            distance: 0,
+            captures: 0,
+        }
+    }
+
+    /// Whether the move places a stone (Stumbling Blocks) rather than
+    /// moving pieces; its square is [`Move::tail`].
+    pub const fn is_placement(self) -> bool {
+        self.group == 0
+    }
+
+    /// The direction every piece of a sidestep (Abanondas) moves in, or
+    /// `None` for any other move. A sidestep's [`Move::direction`] is its
+    /// run's line, from the tail to the other end.
+    #[inline]
+    pub fn sidestep(self) -> Option<Direction> {
+        (self.group >= 2 && self.distance & DISTANCE_BITS == 0)
+            .then(|| Direction::ALL[usize::from(self.distance >> 5)])
+    }
+
+    /// Whether this is a phalanx move (of the standard game and every
+    /// variant): neither a sidestep nor a placement.
+    #[inline(always)]
+    const fn is_phalanx_move(self) -> bool {
+        self.distance & DISTANCE_BITS != 0
+    }
+
+    /// The rearmost piece of the moving group (one end of a sidestep's
+    /// run; a placement's square).
     pub const fn tail(self) -> Square {
         self.tail
     }
@@ -50,14 +111,15 @@ impl Move {
         self.direction
     }
 
-    /// Number of pieces that move (1 for a single piece).
+    /// Number of pieces that move (1 for a single piece, 0 for a placement).
     pub const fn group_size(self) -> u8 {
         self.group
     }
 
-    /// Number of squares every moving piece travels.
+    /// Number of squares every moving piece travels along its line (0 for
+    /// a sidestep, which moves one square off it, and for a placement).
     pub const fn distance(self) -> u8 {
-        self.distance
+        self.distance & DISTANCE_BITS
     }
 
     /// Number of enemy pieces the move removes.
@@ -79,25 +141,48 @@ impl Move {
         Square::new_unchecked(file as u8, rank as u8)
     }
 
-    /// The frontmost piece of the moving group (the tail for a single piece).
-    pub fn head(self) -> Square {
-        self.along(self.group - 1)
+    /// `square` moved one square in the sidestep's direction.
+    fn stepped(self, square: Square) -> Square {
+        match self.sidestep() {
+            // A sidestep is only ever built from a position, so it stays on the board.
+            Some(step) => square.offset(step, 1).unwrap_or(square),
+            None => square,
+        }
     }
 
-    /// Where the head lands.
+    /// The frontmost piece of the moving group (the tail for a single piece
+    /// and for a placement; a sidestep's other end).
+    pub fn head(self) -> Square {
+        self.along(self.group.saturating_sub(1))
+    }
+
+    /// Where the head lands (a placement's square).
+    #[inline]
     pub fn destination(self) -> Square {
-        self.along(self.group - 1 + self.distance)
+        if self.is_phalanx_move() {
+            self.along(self.group - 1 + self.distance)
+        } else {
+            self.stepped(self.head())
+        }
     }
 
     /// Where the tail lands (the square the rear-piece notation names).
     pub fn tail_destination(self) -> Square {
-        self.along(self.distance)
+        self.stepped(self.along(self.distance()))
     }
 
     /// The squares of the moving group, tail first: what a board display
-    /// highlights as the pieces that move.
+    /// highlights as the pieces that move (none for a placement).
     pub fn group_squares(self) -> impl Iterator<Item = Square> {
         (0..self.group).map(move |step| self.along(step))
+    }
+
+    /// The squares the moving pieces stand on after the move, tail's first
+    /// (a placement's: its square): what a board display highlights as
+    /// where the move went.
+    pub fn landing_squares(self) -> impl Iterator<Item = Square> {
+        let count = self.group.max(1);
+        (0..count).map(move |i| self.stepped(self.along(self.distance() + i)))
     }
 
     /// The squares of the enemy pieces the move removes, nearest first
@@ -108,14 +193,15 @@ impl Move {
     }
 
     /// The move in 28 bits, for compact storage such as a transposition
-    /// table. [`Move::from_bits`] reads it back.
+    /// table. [`Move::from_bits`] reads it back. (A sidestep, which captures
+    /// nothing, keeps its step in the captures' bits.)
     pub fn to_bits(self) -> u32 {
         u32::from(self.tail.file())
             | u32::from(self.tail.rank()) << 5
             | (self.direction.index() as u32) << 10
             | u32::from(self.group) << 13
-            | u32::from(self.distance) << 18
-            | u32::from(self.captures) << 23
+            | u32::from(self.distance()) << 18
+            | u32::from(self.captures | self.sidestep().map_or(0, |d| d.index() as u8 + 1)) << 23
     }
 
     /// The move that [`Move::to_bits`] gave `bits`, or `None` for bits that
@@ -126,11 +212,24 @@ impl Move {
         let tail = Square::new(field(0), field(5))?;
         let direction = Direction::ALL[(bits >> 10 & 7) as usize];
         let (group, distance, captures) = (field(13), field(18), field(23));
-        let valid = bits >> 28 == 0
-            && (1..=MAX_DIMENSION).contains(&group)
-            && (1..=group).contains(&distance)
-            && captures < MAX_DIMENSION;
-        valid.then(|| Move::new(tail, direction, group, distance, captures))
+        if bits >> 28 != 0 {
+            return None;
+        }
+        match (group, distance) {
+            (0, 0) => (direction.index() == 0 && captures == 0).then(|| Move::new_placement(tail)),
+            (2.., 0) => {
+                let step = Direction::ALL.get(usize::from(captures).checked_sub(1)?)?;
+                let along = *step == direction || *step == direction.opposite();
+                (group <= MAX_DIMENSION && !along)
+                    .then(|| Move::new_sidestep(tail, direction, group, *step))
+            }
+            _ => {
+                let valid = (1..=MAX_DIMENSION).contains(&group)
+                    && (1..=group).contains(&distance)
+                    && captures < MAX_DIMENSION;
+                valid.then(|| Move::new(tail, direction, group, distance, captures))
+            }
+        }
     }
 
     /// The move in the canonical form with the capture mark: `a5,c5-d5:2`.
@@ -141,9 +240,13 @@ impl Move {
 
 impl fmt::Display for Move {
     /// The canonical pbmserv form: `c2-d1` for a single piece, `e1,e3-e5` (tail,
-    /// head, destination) for a group.
+    /// head, destination) for a group. A sidestep is written like a group,
+    /// `a1,b1-b2`, with the square its second-named end steps onto; a
+    /// placement `@d6`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.group > 1 {
+        if self.is_placement() {
+            write!(f, "@{}", self.tail)
+        } else if self.group > 1 {
             write!(f, "{},{}-{}", self.tail, self.head(), self.destination())
         } else {
             write!(f, "{}-{}", self.tail, self.destination())
@@ -223,7 +326,9 @@ mod tests {
     #[test]
     fn bits_that_describe_no_move_are_refused() {
         assert_eq!(Move::from_bits(u32::MAX), None);
-        assert_eq!(Move::from_bits(0), None, "a group of 0 pieces");
+        // Bits 0 are the placement of a stone on a1.
+        assert_eq!(Move::from_bits(0).map(Move::is_placement), Some(true));
+        assert_eq!(Move::from_bits(1 << 18), None, "a placement that travels");
         // A distance longer than the group.
         let mv = Move::new(Square::new(0, 0).unwrap(), Direction::North, 2, 2, 0);
         assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
@@ -244,5 +349,31 @@ mod tests {
         let quiet = Move::new(Square::new(1, 1).unwrap(), Direction::East, 1, 1, 0);
         assert_eq!(quiet.captured_squares().count(), 0);
         assert_eq!(names(&mut quiet.group_squares()), ["b2"]);
+    }
+
+    #[test]
+    fn sidesteps_and_placements_name_their_squares_and_keep_their_bits() {
+        let a1 = Square::new(0, 0).unwrap();
+        // The run a1,b1,c1 slips north-east: onto b2, c2, d2.
+        let slip = Move::new_sidestep(a1, Direction::East, 3, Direction::NorthEast);
+        let names = |it: &mut dyn Iterator<Item = Square>| {
+            it.map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+        };
+        assert_eq!(slip.to_string(), "a1,c1-d2");
+        assert_eq!(names(&mut slip.group_squares()), "a1 b1 c1");
+        assert_eq!(names(&mut slip.landing_squares()), "b2 c2 d2");
+        assert_eq!(slip.captured_squares().count(), 0);
+        assert_eq!(slip.sidestep(), Some(Direction::NorthEast));
+        assert_eq!(slip.tail_destination().to_string(), "b2");
+        let place = Move::new_placement(Square::new(3, 5).unwrap());
+        assert_eq!(place.to_string(), "@d6");
+        assert_eq!(names(&mut place.landing_squares()), "d6");
+        assert_eq!(place.group_squares().count(), 0);
+        for mv in [slip, place] {
+            assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
+        }
+        // A step along the run's own line is no sidestep.
+        let along = slip.to_bits() & !(31 << 23) | (Direction::East.index() as u32 + 1) << 23;
+        assert_eq!(Move::from_bits(along), None);
     }
 }

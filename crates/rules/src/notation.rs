@@ -14,7 +14,10 @@
 //!   is the head);
 //! - the compact form `a5-d5` or `a5xd5`: the tail, then where the head lands
 //!   (`x` asserts a capture);
-//! - a capture mark `:N` after any form, checked against the move.
+//! - a capture mark `:N` after any form, checked against the move;
+//! - in Abanondas, a sidestep `a1,b1-b2`: the run's two ends, then the
+//!   square the second-named end steps onto (off the run's line);
+//! - in Stumbling Blocks, a placement `@d6`.
 //!
 //! The rear-piece form of the Abstract Games article (`start-finish` of the
 //! tail piece) looks like the compact form but means something else, so it is
@@ -23,7 +26,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Color, Direction, Move, Outcome, Position, Square, Symmetry};
+use crate::{Color, Direction, Move, Outcome, Position, Square, Symmetry, Variant};
 
 /// A notation dialect: how a two-square move like `a5-c5` is read and how
 /// moves are written.
@@ -54,6 +57,8 @@ impl Dialect {
     pub fn format(self, mv: Move) -> String {
         match self {
             Dialect::Standard => mv.to_string(),
+            // Sidesteps and placements have one form.
+            _ if mv.is_placement() || mv.sidestep().is_some() => mv.to_string(),
             Dialect::RearPiece => format!("{}-{}", mv.tail(), mv.tail_destination()),
         }
     }
@@ -116,6 +121,9 @@ pub struct MoveText {
     pub to: Square,
     /// The capture mark, if any.
     pub mark: CaptureMark,
+    /// Whether the text is a placement `@d6` (Stumbling Blocks), of the
+    /// stone on `first` (which `to` repeats).
+    pub placement: bool,
 }
 
 /// Why text is not a move at all (before looking at any position).
@@ -213,6 +221,21 @@ impl FromStr for MoveText {
         if cur.rest.is_empty() {
             return Err(SyntaxError::Empty);
         }
+        if cur.eat(&['@']).is_some() {
+            cur.skip_spaces();
+            let square = cur.square()?;
+            cur.skip_spaces();
+            if !cur.rest.is_empty() {
+                return Err(SyntaxError::Trailing(crate::excerpt(cur.rest)));
+            }
+            return Ok(MoveText {
+                first: square,
+                second: None,
+                to: square,
+                mark: CaptureMark::Unmarked,
+                placement: true,
+            });
+        }
         let first = cur.square()?;
         cur.skip_spaces();
         let second = if cur.eat(&[',', '.']).is_some() {
@@ -253,6 +276,7 @@ impl FromStr for MoveText {
             second,
             to,
             mark,
+            placement: false,
         })
     }
 }
@@ -261,6 +285,9 @@ impl fmt::Display for MoveText {
     /// The text in normal form: lower case, `,` between the ends, `-` or `x`
     /// before the destination, `:N` after it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.placement {
+            return write!(f, "@{}", self.first);
+        }
         write!(f, "{}", self.first)?;
         if let Some(second) = self.second {
             write!(f, ",{second}")?;
@@ -332,6 +359,31 @@ pub enum IllegalReason {
     NotACapture,
     /// The move puts a piece on the goal rank and leaves a symmetric position.
     Symmetry(Symmetry),
+    /// Crossings: the piece has crossed (it stands on its goal rank), so it
+    /// can no longer move.
+    Frozen(Square),
+    /// Crossings: the enemy piece has crossed, so it cannot be captured.
+    FrozenTarget(Square),
+    /// Stumbling Blocks: stones are still to be placed before any piece moves.
+    MustPlaceStone {
+        /// Stones left to place.
+        left: u8,
+    },
+    /// A placement where the game places no stones (another variant, or
+    /// all three are placed).
+    NoStoneToPlace,
+    /// Stumbling Blocks: a stone may not be placed on this square's rank.
+    NotAPlacementSquare {
+        /// The square named.
+        square: Square,
+        /// The lowest placement rank (from 1).
+        low: u8,
+        /// The highest placement rank (from 1).
+        high: u8,
+    },
+    /// Abanondas: a sidestep's step must be one square, off the run's line
+    /// (only north, south, east or west for a diagonal run).
+    BadSidestep,
 }
 
 impl fmt::Display for IllegalReason {
@@ -385,6 +437,28 @@ impl fmt::Display for IllegalReason {
             Symmetry(option) => write!(
                 f,
                 "the move puts a piece on the goal rank and leaves a symmetric position (symmetry rule, option {option})"
+            ),
+            Frozen(square) => write!(
+                f,
+                "the piece on {square} has crossed: in crossings a crossed piece can no longer move"
+            ),
+            FrozenTarget(square) => write!(
+                f,
+                "the piece on {square} has crossed: in crossings a crossed piece cannot be captured"
+            ),
+            MustPlaceStone { left } => write!(
+                f,
+                "{left} stone{} must be placed before any piece moves: write a placement like @d6",
+                if *left == 1 { "" } else { "s" }
+            ),
+            NoStoneToPlace => write!(f, "there is no stone to place in this game"),
+            NotAPlacementSquare { square, low, high } => write!(
+                f,
+                "a stone cannot go on {square}: stones are placed on ranks {low} to {high}"
+            ),
+            BadSidestep => write!(
+                f,
+                "a sidestep moves each piece of the run one square off its line (a diagonal run only north, south, east or west)"
             ),
         }
     }
@@ -453,6 +527,23 @@ impl MoveText {
             }
         }
         let mover = pos.turn();
+        if self.placement {
+            return self.resolve_placement(pos);
+        }
+        let left = pos.stones_to_place();
+        if left > 0 {
+            return Err(fail(IllegalReason::MustPlaceStone { left }));
+        }
+        if let Some(second) = self.second
+            && pos.variant() == Variant::Abanondas
+            && second != self.first
+            && self.first.line_to(second).is_some_and(|(line, _)| {
+                !matches!(second.line_to(self.to), Some((d, _)) if d == line)
+                    && !matches!(self.first.line_to(self.to), Some((d, _)) if d == line.opposite())
+            })
+        {
+            return self.resolve_sidestep(pos, second);
+        }
         let mine = |sq: Square| pos.piece_at(sq) == Some(mover);
         // The front of the friendly line from `tail` in `direction`.
         let front_of = |tail: Square, direction: Direction| -> (Square, u8) {
@@ -548,7 +639,7 @@ impl MoveText {
                 .offset(direction, i.into())
                 .filter(|&sq| size.contains(sq))
                 .ok_or_else(|| fail(IllegalReason::LeavesBoard))?;
-            if pos.piece_at(sq).is_some() {
+            if pos.piece_at(sq).is_some() || pos.stone_at(sq) {
                 return Err(fail(IllegalReason::Blocked(sq)));
             }
         }
@@ -556,9 +647,24 @@ impl MoveText {
             .offset(direction, distance.into())
             .filter(|&sq| size.contains(sq))
             .ok_or_else(|| fail(IllegalReason::LeavesBoard))?;
+        let crossings = pos.variant() == Variant::Crossings;
+        if crossings
+            && let Some(frozen) = (0..group).find_map(|i| {
+                tail.offset(direction, i.into())
+                    .filter(|sq| sq.rank() == pos.goal_rank(mover))
+            })
+        {
+            return Err(fail(IllegalReason::Frozen(frozen)));
+        }
+        if pos.stone_at(destination) {
+            return Err(fail(IllegalReason::Blocked(destination)));
+        }
         let mut enemies: u8 = 0;
         match pos.piece_at(destination) {
             Some(c) if c == mover => return Err(fail(IllegalReason::Blocked(destination))),
+            Some(_) if crossings && destination.rank() == pos.goal_rank(!mover) => {
+                return Err(fail(IllegalReason::FrozenTarget(destination)));
+            }
             Some(_) => {
                 while destination
                     .offset(direction, enemies.into())
@@ -575,24 +681,119 @@ impl MoveText {
             }
             None => {}
         }
+        // Crossings takes only the piece on the landing square.
+        let captured = if crossings { enemies.min(1) } else { enemies };
+        self.check_mark(captured)?;
+        let mv = Move::new(tail, direction, group, distance, captured);
+        self.checked_by_symmetry(pos, mv)
+    }
+
+    /// The error for this text with `reason`.
+    fn illegal(&self, reason: IllegalReason) -> IllegalMove {
+        IllegalMove {
+            text: *self,
+            reason,
+        }
+    }
+
+    /// Whether the capture mark agrees with a move capturing `captured`.
+    fn check_mark(&self, captured: u8) -> Result<(), IllegalMove> {
         match self.mark {
-            CaptureMark::Count(marked) if marked != enemies => {
-                return Err(fail(IllegalReason::WrongCaptureCount {
+            CaptureMark::Count(marked) if marked != captured => {
+                Err(self.illegal(IllegalReason::WrongCaptureCount {
                     marked,
-                    actual: enemies,
+                    actual: captured,
+                }))
+            }
+            CaptureMark::Captures if captured == 0 => Err(self.illegal(IllegalReason::NotACapture)),
+            _ => Ok(()),
+        }
+    }
+
+    /// `mv`, which breaks no rule but the symmetry rule perhaps, if that
+    /// does not forbid it either.
+    fn checked_by_symmetry(&self, pos: &Position, mv: Move) -> Result<Move, IllegalMove> {
+        if pos.is_legal(mv) {
+            Ok(mv)
+        } else {
+            // Every other rule was checked, so only the symmetry rule is left.
+            Err(self.illegal(IllegalReason::Symmetry(pos.symmetry())))
+        }
+    }
+
+    /// Resolves a placement `@d6` (Stumbling Blocks).
+    fn resolve_placement(&self, pos: &Position) -> Result<Move, IllegalMove> {
+        let square = self.first;
+        if pos.stones_to_place() == 0 {
+            return Err(self.illegal(IllegalReason::NoStoneToPlace));
+        }
+        let ranks = Variant::placement_ranks(pos.size());
+        if !ranks.contains(&square.rank()) {
+            return Err(self.illegal(IllegalReason::NotAPlacementSquare {
+                square,
+                low: ranks.start() + 1,
+                high: ranks.end() + 1,
+            }));
+        }
+        if pos.piece_at(square).is_some() || pos.stone_at(square) {
+            return Err(self.illegal(IllegalReason::Blocked(square)));
+        }
+        self.checked_by_symmetry(pos, Move::new_placement(square))
+    }
+
+    /// Resolves a sidestep (Abanondas): `first,second-to`, where `to` is
+    /// the square `second` steps onto, off the line of the run.
+    fn resolve_sidestep(&self, pos: &Position, second: Square) -> Result<Move, IllegalMove> {
+        let mover = pos.turn();
+        let (line, length) = self
+            .first
+            .line_to(second)
+            .ok_or_else(|| self.illegal(IllegalReason::NotInLine))?;
+        let step = match second.line_to(self.to) {
+            Some((step, 1)) => step,
+            _ => return Err(self.illegal(IllegalReason::BadSidestep)),
+        };
+        let (df, dr) = step.step();
+        if line.step().0 != 0 && line.step().1 != 0 && df != 0 && dr != 0 {
+            return Err(self.illegal(IllegalReason::BadSidestep));
+        }
+        let run = length + 1;
+        for i in 0..run {
+            let square = self
+                .first
+                .offset(line, i.into())
+                .ok_or_else(|| self.illegal(IllegalReason::LeavesBoard))?;
+            if pos.piece_at(square) != Some(mover) {
+                return Err(self.illegal(if i == 0 {
+                    IllegalReason::NotYourPiece {
+                        square,
+                        mover,
+                        found: pos.piece_at(square),
+                    }
+                } else {
+                    IllegalReason::NotAPhalanx(square)
                 }));
             }
-            CaptureMark::Captures if enemies == 0 => {
-                return Err(fail(IllegalReason::NotACapture));
+            let target = square
+                .offset(step, 1)
+                .filter(|&sq| pos.size().contains(sq))
+                .ok_or_else(|| self.illegal(IllegalReason::LeavesBoard))?;
+            if pos.piece_at(target).is_some() || pos.stone_at(target) {
+                return Err(self.illegal(IllegalReason::Blocked(target)));
             }
-            _ => {}
         }
-        let mv = Move::new(tail, direction, group, distance, enemies);
-        if !pos.is_legal(mv) {
-            // Every other rule was checked above, so only the symmetry rule is left.
-            return Err(fail(IllegalReason::Symmetry(pos.symmetry())));
-        }
-        Ok(mv)
+        self.check_mark(0)?;
+        // The generator names a run by its end with the lower rank (on a
+        // rank, the lower file).
+        let (tail, line) = if matches!(
+            line,
+            Direction::East | Direction::North | Direction::NorthEast | Direction::NorthWest
+        ) {
+            (self.first, line)
+        } else {
+            (second, line.opposite())
+        };
+        self.checked_by_symmetry(pos, Move::new_sidestep(tail, line, run, step))
     }
 }
 

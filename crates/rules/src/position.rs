@@ -5,7 +5,11 @@ use std::str::FromStr;
 
 use crate::core::Core;
 use crate::moves::{Move, MoveList};
-use crate::{BoardSize, Color, Outcome, ParsePositionError, Setup, Square, Symmetry, WinReason};
+use crate::variant::STONES;
+use crate::variant_core::VariantCore;
+use crate::{
+    BoardSize, Color, Outcome, ParsePositionError, Setup, Square, Symmetry, Variant, WinReason,
+};
 
 /// The layout for boards up to 15 files and 16 ranks (the standard board
 /// among them): four words, one AVX2 register, where the build has AVX2.
@@ -21,7 +25,19 @@ type LargeCore = Core<13, 5>;
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 enum Repr {
     Small(SmallCore),
-    Large(Box<LargeCore>),
+    /// Everything else, behind one pointer, so that the standard board's
+    /// layout stays one test away in every call.
+    Other(Box<Other>),
+}
+
+/// Boxed already in [`Repr::Other`], so the size difference costs only the
+/// variants' positions some unused bytes.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+enum Other {
+    Large(LargeCore),
+    /// Every variant but the standard game, on any board.
+    Variant(VariantCore),
 }
 
 /// Runs `$body` with `$core` bound to the position's core, whatever its layout.
@@ -29,13 +45,19 @@ macro_rules! with_core {
     ($pos:expr, $core:ident => $body:expr) => {
         match &$pos.0 {
             Repr::Small($core) => $body,
-            Repr::Large($core) => $body,
+            Repr::Other(other) => match &**other {
+                Other::Large($core) => $body,
+                Other::Variant($core) => $body,
+            },
         }
     };
     (mut $pos:expr, $core:ident => $body:expr) => {
         match &mut $pos.0 {
             Repr::Small($core) => $body,
-            Repr::Large($core) => $body,
+            Repr::Other(other) => match &mut **other {
+                Other::Large($core) => $body,
+                Other::Variant($core) => $body,
+            },
         }
     };
 }
@@ -51,10 +73,11 @@ pub struct Survey {
 }
 
 /// A legal Epaminondas position: the pieces on a board of some size, the side
-/// to move, and the symmetry rule option it is played under.
+/// to move, and the rules it is played under (the symmetry rule option, and
+/// the [`Variant`]: the standard game or one of its family).
 ///
-/// Build one with [`Position::new`] (the start of a game), from a checked
-/// [`Setup`], or by parsing position text.
+/// Build one with [`Position::new`] or [`Position::new_variant`] (the start
+/// of a game), from a checked [`Setup`], or by parsing position text.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Position(Repr);
 
@@ -68,8 +91,27 @@ pub enum PositionError {
         /// The board's size.
         size: BoardSize,
     },
-    /// Two pieces stand on one square.
+    /// Two pieces stand on one square (or a piece and a stone).
     Crowded(Square),
+    /// The setup has stones, but the variant has none.
+    StonesInVariant(Variant),
+    /// More stones than the variant places.
+    TooManyStones(usize),
+    /// Stumbling Blocks: while stones are placed, White places the first
+    /// and third and Black the second; the setup has the other side to move.
+    PlacementTurn {
+        /// Stones on the board.
+        stones: usize,
+        /// The side to move the setup names.
+        turn: Color,
+    },
+    /// The board has too few ranks for the variant.
+    TooFewRanks {
+        /// The variant.
+        variant: Variant,
+        /// The board's size.
+        size: BoardSize,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -79,11 +121,42 @@ impl fmt::Display for PositionError {
                 write!(f, "the piece on {square} is off the {size} board")
             }
             PositionError::Crowded(square) => write!(f, "two pieces stand on {square}"),
+            PositionError::StonesInVariant(variant) => write!(
+                f,
+                "the position has stones, which only stumbling-blocks has, not {variant}"
+            ),
+            PositionError::TooManyStones(n) => {
+                write!(
+                    f,
+                    "the position has {n} stones: stumbling-blocks has {STONES}"
+                )
+            }
+            PositionError::PlacementTurn { stones, turn } => write!(
+                f,
+                "with {stones} stone{} placed it is {}'s turn to place one, not {turn}'s",
+                if *stones == 1 { "" } else { "s" },
+                placing_side(*stones)
+            ),
+            PositionError::TooFewRanks { variant, size } => write!(
+                f,
+                "{variant} needs a board of at least {} ranks, not {size}",
+                variant.min_ranks()
+            ),
         }
     }
 }
 
 impl std::error::Error for PositionError {}
+
+/// The side that places a stone when `placed` stones stand: White places
+/// the first and third, Black the second (RULES.md section 7.3).
+fn placing_side(placed: usize) -> Color {
+    if placed % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
 
 impl Position {
     /// The starting position on a board of `size` under the given symmetry option.
@@ -97,8 +170,76 @@ impl Position {
         Position::new(BoardSize::STANDARD, Symmetry::Mirror)
     }
 
-    /// Checks a setup and builds the position.
+    /// The starting position of `variant` on a board of `size` under the
+    /// given symmetry option (for Stumbling Blocks, before any stone is
+    /// placed). Fails only where the board is too small for the variant.
+    pub fn new_variant(
+        variant: Variant,
+        size: BoardSize,
+        symmetry: Symmetry,
+    ) -> Result<Position, PositionError> {
+        Position::from_setup_in(variant, &Setup::start(size), symmetry)
+    }
+
+    /// Checks a setup of `variant` and builds the position.
+    pub fn from_setup_in(
+        variant: Variant,
+        setup: &Setup,
+        symmetry: Symmetry,
+    ) -> Result<Position, PositionError> {
+        if variant.is_standard() {
+            return Position::from_setup(setup, symmetry);
+        }
+        if setup.size.ranks() < variant.min_ranks() {
+            return Err(PositionError::TooFewRanks {
+                variant,
+                size: setup.size,
+            });
+        }
+        if !setup.stones.is_empty() && variant != Variant::StumblingBlocks {
+            return Err(PositionError::StonesInVariant(variant));
+        }
+        if setup.stones.len() > usize::from(STONES) {
+            return Err(PositionError::TooManyStones(setup.stones.len()));
+        }
+        if variant == Variant::StumblingBlocks
+            && setup.stones.len() < usize::from(STONES)
+            && setup.turn != placing_side(setup.stones.len())
+        {
+            return Err(PositionError::PlacementTurn {
+                stones: setup.stones.len(),
+                turn: setup.turn,
+            });
+        }
+        let mut core = VariantCore::empty(variant, setup.size, setup.turn, symmetry);
+        let contents = setup
+            .pieces
+            .iter()
+            .map(|&(sq, color)| (sq, Some(color)))
+            .chain(setup.stones.iter().map(|&sq| (sq, None)));
+        for (square, content) in contents {
+            if !setup.size.contains(square) {
+                return Err(PositionError::OffBoard {
+                    square,
+                    size: setup.size,
+                });
+            }
+            if core.is_occupied(square) {
+                return Err(PositionError::Crowded(square));
+            }
+            match content {
+                Some(color) => core.put(square, color),
+                None => core.put_stone(square),
+            }
+        }
+        Ok(Position(Repr::Other(Box::new(Other::Variant(core)))))
+    }
+
+    /// Checks a setup of the standard game and builds the position.
     pub fn from_setup(setup: &Setup, symmetry: Symmetry) -> Result<Position, PositionError> {
+        if !setup.stones.is_empty() {
+            return Err(PositionError::StonesInVariant(Variant::Epaminondas));
+        }
         fn fill<const N: usize, const L: u32>(
             setup: &Setup,
             symmetry: Symmetry,
@@ -121,7 +262,7 @@ impl Position {
         Ok(Position(if SmallCore::fits(setup.size) {
             Repr::Small(fill(setup, symmetry)?)
         } else {
-            Repr::Large(Box::new(fill(setup, symmetry)?))
+            Repr::Other(Box::new(Other::Large(fill(setup, symmetry)?)))
         }))
     }
 
@@ -134,13 +275,50 @@ impl Position {
         Setup {
             size: self.size(),
             pieces,
+            stones: self.stones(),
             turn: self.turn(),
         }
     }
 
-    /// Whether this is the starting position of its board (with White to move).
+    /// Whether this is the starting position of its board and variant
+    /// (with White to move).
     pub fn is_start(&self) -> bool {
-        *self == Position::new(self.size(), self.symmetry())
+        Position::new_variant(self.variant(), self.size(), self.symmetry())
+            .is_ok_and(|start| *self == start)
+    }
+
+    /// The variant the position is played under.
+    pub fn variant(&self) -> Variant {
+        match &self.0 {
+            Repr::Other(other) if let Other::Variant(core) = &**other => core.variant(),
+            _ => Variant::Epaminondas,
+        }
+    }
+
+    /// The neutral stones' squares (Stumbling Blocks; none in the other
+    /// variants), rank 1 first.
+    pub fn stones(&self) -> Vec<Square> {
+        match &self.0 {
+            Repr::Other(other) if let Other::Variant(core) = &**other => core.stones().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether a neutral stone stands on `square`.
+    pub fn stone_at(&self, square: Square) -> bool {
+        match &self.0 {
+            Repr::Other(other) if let Other::Variant(core) = &**other => core.stone_at(square),
+            _ => false,
+        }
+    }
+
+    /// How many stones are still to be placed before the first move (only
+    /// in Stumbling Blocks; while any are, the legal moves are placements).
+    pub fn stones_to_place(&self) -> u8 {
+        match &self.0 {
+            Repr::Other(other) if let Other::Variant(core) = &**other => core.stones_to_place(),
+            _ => 0,
+        }
     }
 
     /// The board size.
@@ -160,13 +338,20 @@ impl Position {
 
     /// The same position under another symmetry option.
     pub fn with_symmetry(&self, symmetry: Symmetry) -> Position {
-        Position::from_setup(&self.to_setup(), symmetry).expect("a position's own setup is valid")
+        Position::from_setup_in(self.variant(), &self.to_setup(), symmetry)
+            .expect("a position's own setup is valid")
+    }
+
+    /// The same pieces (and stones) under `variant`'s rules, or why they
+    /// cannot be: stones outside Stumbling Blocks, a board too small.
+    pub fn with_variant(&self, variant: Variant) -> Result<Position, PositionError> {
+        Position::from_setup_in(variant, &self.to_setup(), self.symmetry())
     }
 
     /// The Zobrist hash of the pieces and the side to move, updated
     /// incrementally as moves are played: a key for transposition tables.
-    /// It covers neither the board size nor the symmetry option, so positions
-    /// of different games may share a key.
+    /// It covers neither the board size, the symmetry option nor the
+    /// variant, so positions of different games may share a key.
     pub fn zobrist_hash(&self) -> u64 {
         with_core!(self, c => c.hash())
     }
@@ -411,12 +596,18 @@ impl FromStr for Position {
     type Err = ParsePositionError;
 
     /// Reads position text; the position is played under the default `mirror`
-    /// symmetry option (see [`Position::with_symmetry`]). Every well-formed
-    /// text is a valid position.
+    /// symmetry option (see [`Position::with_symmetry`]), as the standard
+    /// game, or as Stumbling Blocks where the text has stones (see
+    /// [`Position::with_variant`]).
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
         let setup: Setup = s.parse()?;
-        Ok(Position::from_setup(&setup, Symmetry::Mirror)
-            .expect("parsed setups have every piece on its own square of the board"))
+        let variant = if setup.stones.is_empty() {
+            Variant::Epaminondas
+        } else {
+            Variant::StumblingBlocks
+        };
+        Position::from_setup_in(variant, &setup, Symmetry::Mirror)
+            .map_err(ParsePositionError::Invalid)
     }
 }
 

@@ -11,9 +11,13 @@
 //! 1. e1,e3-e5 c2-d1 2. e4-d5 a5,c5-d5:2 0-1
 //! ```
 //!
-//! `Board` (files x ranks, default `14x12`), `Symmetry` (default `mirror`)
-//! and `Position` (default: the board's starting position) say what game was
-//! played; `Result` is `1-0`, `0-1`, `1/2-1/2` or `*`. Other tags are kept as
+//! `Variant` (default `epaminondas`; RULES.md section 7), `Board` (files x
+//! ranks, default the variant's: `14x12`, `8x8` for Crossings), `Symmetry`
+//! (default the variant's: `mirror`, `off` for Crossings) and `Position`
+//! (default: the board's starting position) say what game was played; a
+//! record of the standard game leaves out the `Variant` tag. In Crossings
+//! the third occurrence of a position with the same side to move draws the
+//! game (section 7.1), and the record's result says so. `Result` is `1-0`, `0-1`, `1/2-1/2` or `*`. Other tags are kept as
 //! they are. Moves are written in canonical notation with capture marks, and
 //! read in any accepted form; move numbers, where written, are checked.
 //! Reading a record replays and checks every move. Writing gives the record
@@ -26,7 +30,7 @@ use std::str::FromStr;
 use crate::notation::{Dialect, ParseDialectError, ParseMoveError};
 use crate::{
     BoardSize, BoardSizeError, Color, Move, Outcome, ParsePositionError, ParseSymmetryError,
-    Position, Setup, Symmetry,
+    ParseVariantError, Position, PositionError, Setup, Symmetry, Variant,
 };
 
 /// The result written in a record.
@@ -82,7 +86,9 @@ impl fmt::Display for GameResult {
 }
 
 /// Tags whose values the record derives from its game.
-const MANAGED_TAGS: [&str; 5] = ["Board", "Symmetry", "Position", "Result", "Notation"];
+const MANAGED_TAGS: [&str; 6] = [
+    "Variant", "Board", "Symmetry", "Position", "Result", "Notation",
+];
 
 /// The tag that names the notation dialect of a record's moves when it is
 /// not the standard one (see [`GameRecord::display_in`]).
@@ -126,6 +132,14 @@ pub enum RecordError {
     Board(BoardSizeError),
     /// The `Symmetry` tag is not an option.
     Symmetry(ParseSymmetryError),
+    /// The `Variant` tag names no variant.
+    Variant(ParseVariantError),
+    /// The `Position` tag is not a position of the variant (stones outside
+    /// Stumbling Blocks, a board too small for it).
+    Setup(PositionError),
+    /// A result other than a draw for a game the third repetition of a
+    /// position has drawn (Crossings).
+    DrawnByRepetition(GameResult),
     /// The `Position` tag is not position text.
     Position(ParsePositionError),
     /// The `Board` and `Position` tags disagree.
@@ -221,6 +235,12 @@ impl fmt::Display for RecordError {
             AfterResult(token) => write!(f, "unexpected '{token}' after the result"),
             Board(e) => write!(f, "Board tag: {e}"),
             Symmetry(e) => write!(f, "Symmetry tag: {e}"),
+            Variant(e) => write!(f, "Variant tag: {e}"),
+            Setup(e) => write!(f, "Position tag: {e}"),
+            DrawnByRepetition(result) => write!(
+                f,
+                "the result {result} contradicts the final position: the third repetition drew the game"
+            ),
             Position(e) => write!(f, "Position tag: {e}"),
             SizeMismatch { board, position } => write!(
                 f,
@@ -356,6 +376,9 @@ pub struct GameRecord {
     end: Position,
     /// How the rules ended the game at `end`, if they did.
     outcome: Option<Outcome>,
+    /// Whether the rules drew the game at `end` by the third repetition of
+    /// a position (Crossings).
+    repetition: bool,
 }
 
 /// The PGN form of the date `unix_seconds` after 1970-01-01 00:00 UTC:
@@ -383,8 +406,9 @@ pub fn pgn_date(unix_seconds: u64) -> String {
 
 impl GameRecord {
     /// An empty game from `start`, with the tags that say what game it is:
-    /// `Board`, `Symmetry`, `Position` when not the board's start, and `Result`
-    /// (already decided if the rules have ended the game at `start`).
+    /// `Variant` when not the standard game, `Board`, `Symmetry`, `Position`
+    /// when not the board's start, and `Result` (already decided if the
+    /// rules have ended the game at `start`).
     pub fn new(start: Position) -> GameRecord {
         let outcome = start.outcome();
         let result = outcome.map_or(GameResult::Unfinished, |o| GameResult::win(o.winner));
@@ -396,6 +420,9 @@ impl GameRecord {
             ("Board".to_owned(), start.size().to_string()),
             ("Symmetry".to_owned(), start.symmetry().to_string()),
         ];
+        if !start.variant().is_standard() {
+            tags.insert(4, ("Variant".to_owned(), start.variant().to_string()));
+        }
         if !start.is_start() {
             tags.push(("Position".to_owned(), start.to_string()));
         }
@@ -407,7 +434,14 @@ impl GameRecord {
             notes: Vec::new(),
             result,
             outcome,
+            repetition: false,
         }
+    }
+
+    /// Whether the rules drew the game by the third occurrence of a position
+    /// with the same side to move (only in Crossings, RULES.md section 7.1).
+    pub fn is_drawn_by_repetition(&self) -> bool {
+        self.repetition
     }
 
     /// The mark and comment of move `ply` (counted from 0), if it was played.
@@ -499,6 +533,9 @@ impl GameRecord {
     /// Sets the result, for endings outside the rules (resignation, time,
     /// agreement, adjudication). A game the rules have decided keeps its result.
     pub fn set_result(&mut self, result: GameResult) -> Result<(), RecordError> {
+        if self.repetition && result != GameResult::Draw {
+            return Err(RecordError::DrawnByRepetition(result));
+        }
         if let Some(outcome) = self.outcome {
             if result != GameResult::win(outcome.winner) {
                 return Err(RecordError::ResultContradicts { result, outcome });
@@ -572,6 +609,7 @@ impl GameRecord {
         let notes: Vec<Annotation> = self.notes.drain(..).take(keep).collect();
         self.end = self.start.clone();
         self.outcome = self.start.outcome();
+        self.repetition = false;
         self.result = self
             .outcome
             .map_or(GameResult::Unfinished, |o| GameResult::win(o.winner));
@@ -594,7 +632,24 @@ impl GameRecord {
         if let Some(outcome) = self.outcome {
             self.result = GameResult::win(outcome.winner);
             self.put_tag("Result", self.result.token());
+        } else if self.end.variant() == Variant::Crossings && self.occurrences_of_end() >= 3 {
+            self.repetition = true;
+            self.result = GameResult::Draw;
+            self.put_tag("Result", self.result.token());
         }
+    }
+
+    /// How often the position at the end (with its side to move) has
+    /// occurred in the game, the end included.
+    fn occurrences_of_end(&self) -> usize {
+        let key = self.end.zobrist_hash();
+        let mut pos = self.start.clone();
+        let mut count = usize::from(pos.zobrist_hash() == key && pos == self.end);
+        for &mv in &self.moves {
+            pos.play_unchecked(mv);
+            count += usize::from(pos.zobrist_hash() == key && pos == self.end);
+        }
+        count
     }
 
     /// Reads move text in the standard notation, plays and records it.
@@ -805,9 +860,13 @@ impl GameRecord {
             Some(v) => v.parse().map_err(RecordError::Notation)?,
             None => dialect,
         };
+        let variant: Variant = match tag("Variant") {
+            Some(v) => v.parse().map_err(RecordError::Variant)?,
+            None => Variant::Epaminondas,
+        };
         let symmetry: Symmetry = match tag("Symmetry") {
             Some(v) => v.parse().map_err(RecordError::Symmetry)?,
-            None => Symmetry::Mirror,
+            None => variant.default_symmetry(),
         };
         let board: Option<BoardSize> = match tag("Board") {
             Some(v) => Some(v.parse().map_err(RecordError::Board)?),
@@ -822,10 +881,12 @@ impl GameRecord {
                         position: setup.size,
                     });
                 }
-                Position::from_setup(&setup, symmetry)
-                    .expect("parsed position text is always a valid setup")
+                Position::from_setup_in(variant, &setup, symmetry).map_err(RecordError::Setup)?
             }
-            None => Position::new(board.unwrap_or_default(), symmetry),
+            None => {
+                Position::new_variant(variant, board.unwrap_or(variant.default_size()), symmetry)
+                    .map_err(RecordError::Setup)?
+            }
         };
         let tag_result = match tag("Result") {
             Some(v) => Some(
@@ -844,6 +905,7 @@ impl GameRecord {
             notes: Vec::new(),
             result: outcome.map_or(GameResult::Unfinished, |o| GameResult::win(o.winner)),
             outcome,
+            repetition: false,
         };
         let (movetext, comments) = take_comments(&movetext)?;
         let mut text_result = None;
@@ -928,6 +990,9 @@ impl GameRecord {
             if result != GameResult::win(outcome.winner) {
                 return Err(RecordError::ResultContradicts { result, outcome });
             }
+        }
+        if record.repetition && result != GameResult::Draw {
+            return Err(RecordError::DrawnByRepetition(result));
         }
         record.result = result;
         tags.retain(|(name, _)| name != NOTATION_TAG);
@@ -1305,5 +1370,78 @@ mod tests {
         assert_eq!(again, record);
         assert_eq!(again.to_string(), text);
         assert_eq!(again.tag("White"), Some("alice \"the bold\""));
+    }
+
+    #[test]
+    fn variant_records_name_their_variant_and_read_back() {
+        let start = Position::new_variant(
+            Variant::StumblingBlocks,
+            BoardSize::new(6, 6).unwrap(),
+            Symmetry::Mirror,
+        )
+        .unwrap();
+        let mut record = GameRecord::new(start);
+        for text in ["@b3", "@e4", "@c3", "e5-d4"] {
+            record.push_text(text).unwrap();
+        }
+        let text = record.to_string();
+        assert!(text.contains("[Variant \"stumbling-blocks\"]"), "{text}");
+        assert!(text.contains("1. @b3 @e4 2. @c3 e5-d4"), "{text}");
+        let again: GameRecord = text.parse().unwrap();
+        assert_eq!(again, record);
+        assert_eq!(again.position().stones().len(), 3);
+        // A standard record names no variant.
+        let standard = GameRecord::new(Position::standard()).to_string();
+        assert!(!standard.contains("Variant"), "{standard}");
+        // Crossings' defaults: 8x8, no symmetry rule.
+        let crossings: GameRecord = "[Variant \"crossings\"]\n\n1. a2-a3 *".parse().unwrap();
+        assert_eq!(crossings.start().size(), BoardSize::CROSSINGS);
+        assert_eq!(crossings.start().symmetry(), Symmetry::Off);
+        let err = |text: &str| text.parse::<GameRecord>().unwrap_err().to_string();
+        assert!(err("[Variant \"chess\"]\n\n*").contains("unknown variant 'chess'"));
+        assert!(
+            err("[Position \"4/4/1s2/4 w\"]\n\n*").contains("stones"),
+            "stones outside Stumbling Blocks"
+        );
+        let mut standard = GameRecord::new(Position::standard());
+        assert_eq!(
+            standard.set_tag("Variant", "crossings"),
+            Err(RecordError::ManagedTag("Variant".to_owned()))
+        );
+    }
+
+    #[test]
+    fn crossings_is_drawn_by_the_third_repetition() {
+        let start: Position = "w3/4/4/3b w".parse().unwrap();
+        let start = start.with_variant(Variant::Crossings).unwrap();
+        let start = start.with_symmetry(Symmetry::Off);
+        let mut record = GameRecord::new(start);
+        // White's only piece has crossed and is frozen: no move.
+        assert!(record.start().legal_moves().is_empty(), "a4 is frozen");
+        let start: Position = "w3/1w2/2b1/3b w".parse().unwrap();
+        record = GameRecord::new(
+            start
+                .with_variant(Variant::Crossings)
+                .unwrap()
+                .with_symmetry(Symmetry::Off),
+        );
+        for _ in 0..2 {
+            for text in ["b3-a3", "c2-c3", "a3-b3", "c3-c2"] {
+                record.push_text(text).unwrap();
+            }
+        }
+        assert!(record.is_drawn_by_repetition());
+        assert_eq!(record.result(), GameResult::Draw);
+        assert!(matches!(
+            record.push_text("b3-a3"),
+            Err(RecordError::Finished(GameResult::Draw))
+        ));
+        assert!(record.set_result(GameResult::WhiteWins).is_err());
+        let text = record.to_string();
+        assert!(text.ends_with("1/2-1/2\n"), "{text}");
+        assert_eq!(text.parse::<GameRecord>().unwrap(), record);
+        record.take_back(1);
+        assert!(!record.is_drawn_by_repetition());
+        assert_eq!(record.result(), GameResult::Unfinished);
     }
 }

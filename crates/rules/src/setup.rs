@@ -1,9 +1,10 @@
 //! Unvalidated positions and the position text format (RULES.md section 5).
 //!
 //! Position text lists the ranks from the top rank down to rank 1, separated
-//! by `/`; in a rank `w` and `b` are pieces and a decimal number is that many
-//! empty squares. A space and the side to move (`w` or `b`) follow. The board
-//! size follows from the text.
+//! by `/`; in a rank `w` and `b` are pieces, `s` a neutral stone (Stumbling
+//! Blocks, RULES.md section 7.3) and a decimal number is that many empty
+//! squares. A space and the side to move (`w` or `b`) follow. The board size
+//! follows from the text.
 
 use std::fmt;
 use std::str::FromStr;
@@ -20,8 +21,18 @@ pub struct Setup {
     pub size: BoardSize,
     /// The pieces, in any order.
     pub pieces: Vec<(Square, Color)>,
+    /// The neutral stones of Stumbling Blocks, in any order (none in the
+    /// other variants).
+    pub stones: Vec<Square>,
     /// The side to move.
     pub turn: Color,
+}
+
+/// What a square of position text holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Content {
+    Piece(Color),
+    Stone,
 }
 
 impl Setup {
@@ -40,13 +51,14 @@ impl Setup {
         Setup {
             size,
             pieces,
+            stones: Vec::new(),
             turn: Color::White,
         }
     }
 
     /// The position whose ranks are `rows`, top rank first, one character a
-    /// square (`w` White, `b` Black, `.` or `-` empty), with `turn` to move:
-    /// the board editor's format.
+    /// square (`w` White, `b` Black, `s` a stone, `.` or `-` empty), with
+    /// `turn` to move: the board editor's format.
     ///
     /// ```
     /// use epaminondas_rules::{Color, Setup};
@@ -68,20 +80,26 @@ impl Setup {
                     return Err(ParsePositionError::FileCount(row.as_ref().chars().count()));
                 }
                 cell_row.push(match found {
-                    'w' | 'W' => Some(Color::White),
-                    'b' | 'B' => Some(Color::Black),
+                    'w' | 'W' => Some(Content::Piece(Color::White)),
+                    'b' | 'B' => Some(Content::Piece(Color::Black)),
+                    's' | 'S' => Some(Content::Stone),
                     '.' | '-' => None,
                     found => return Err(ParsePositionError::UnknownSquare { found, rank }),
                 });
             }
             cells.push(cell_row);
         }
-        let (size, pieces) = board_from_cells(cells)?;
-        Ok(Setup { size, pieces, turn })
+        let (size, pieces, stones) = board_from_cells(cells)?;
+        Ok(Setup {
+            size,
+            pieces,
+            stones,
+            turn,
+        })
     }
 
-    /// The ranks, top rank first, one character a square: `w`, `b` or `.`
-    /// (the format [`Setup::from_rows`] reads).
+    /// The ranks, top rank first, one character a square: `w`, `b`, `s` or
+    /// `.` (the format [`Setup::from_rows`] reads).
     pub fn rows(&self) -> Vec<String> {
         let files = usize::from(self.size.files());
         self.grid()
@@ -89,23 +107,38 @@ impl Setup {
             .rev()
             .map(|rank| {
                 rank.iter()
-                    .map(|cell| cell.map_or('.', Color::letter))
+                    .map(|cell| cell.map_or('.', Content::letter))
                     .collect()
             })
             .collect()
     }
 
-    /// The piece on each square, rank 1 first; later entries win where a square
-    /// is listed twice, and squares off the board are left out.
-    fn grid(&self) -> Vec<Option<Color>> {
+    /// What stands on each square, rank 1 first; later entries win where a
+    /// square is listed twice (stones after pieces), and squares off the
+    /// board are left out.
+    fn grid(&self) -> Vec<Option<Content>> {
         let files = usize::from(self.size.files());
         let mut grid = vec![None; self.size.squares()];
-        for &(sq, color) in &self.pieces {
+        let contents = self
+            .pieces
+            .iter()
+            .map(|&(sq, color)| (sq, Content::Piece(color)))
+            .chain(self.stones.iter().map(|&sq| (sq, Content::Stone)));
+        for (sq, content) in contents {
             if self.size.contains(sq) {
-                grid[usize::from(sq.rank()) * files + usize::from(sq.file())] = Some(color);
+                grid[usize::from(sq.rank()) * files + usize::from(sq.file())] = Some(content);
             }
         }
         grid
+    }
+}
+
+impl Content {
+    fn letter(self) -> char {
+        match self {
+            Content::Piece(color) => color.letter(),
+            Content::Stone => 's',
+        }
     }
 }
 
@@ -123,12 +156,12 @@ impl fmt::Display for Setup {
             for cell in rank {
                 match cell {
                     None => gap += 1,
-                    Some(color) => {
+                    Some(content) => {
                         if gap > 0 {
                             write!(f, "{gap}")?;
                             gap = 0;
                         }
-                        write!(f, "{}", color.letter())?;
+                        write!(f, "{}", content.letter())?;
                     }
                 }
             }
@@ -151,7 +184,7 @@ pub enum ParsePositionError {
     BadTurn(String),
     /// Something follows the side to move.
     TrailingText(String),
-    /// A rank holds a character that is neither a piece nor a digit.
+    /// A rank holds a character that is neither a piece, a stone nor a digit.
     UnknownPiece {
         /// The character found.
         found: char,
@@ -159,7 +192,7 @@ pub enum ParsePositionError {
         rank: usize,
     },
     /// A square of a rank given as rows (see [`Setup::from_rows`]) is not
-    /// `w`, `b`, `.` or `-`.
+    /// `w`, `b`, `s`, `.` or `-`.
     UnknownSquare {
         /// The character found.
         found: char,
@@ -186,6 +219,9 @@ pub enum ParsePositionError {
     RankCount(usize),
     /// The board has too few or too many files.
     FileCount(usize),
+    /// The text is well formed but not a playable position (too many
+    /// stones, or stones on a board too small for them).
+    Invalid(crate::PositionError),
 }
 
 impl fmt::Display for ParsePositionError {
@@ -201,11 +237,11 @@ impl fmt::Display for ParsePositionError {
             TrailingText(t) => write!(f, "unexpected text '{t}' after the side to move"),
             UnknownPiece { found, rank } => write!(
                 f,
-                "unknown piece '{found}' at rank {rank}: expected w, b or a number of empty squares"
+                "unknown piece '{found}' at rank {rank}: expected w, b, s (a stone) or a number of empty squares"
             ),
             UnknownSquare { found, rank } => write!(
                 f,
-                "unknown square '{found}' at rank {rank}: expected w, b or . (empty)"
+                "unknown square '{found}' at rank {rank}: expected w, b, s (a stone) or . (empty)"
             ),
             BadEmptyCount { text, rank } => {
                 write!(
@@ -226,6 +262,7 @@ impl fmt::Display for ParsePositionError {
                 f,
                 "the board has {n} files: it must have {MIN_DIMENSION} to {MAX_DIMENSION}"
             ),
+            Invalid(error) => error.fmt(f),
         }
     }
 }
@@ -238,7 +275,7 @@ impl FromStr for Setup {
     fn from_str(s: &str) -> Result<Setup, ParsePositionError> {
         let mut fields = s.split_whitespace();
         let board = fields.next().ok_or(ParsePositionError::Empty)?;
-        let (size, pieces) = parse_board(board)?;
+        let (size, pieces, stones) = parse_board(board)?;
         let turn = match fields.next() {
             None => return Err(ParsePositionError::MissingTurn),
             Some("w" | "W") => Color::White,
@@ -248,12 +285,20 @@ impl FromStr for Setup {
         if let Some(extra) = fields.next() {
             return Err(ParsePositionError::TrailingText(crate::excerpt(extra)));
         }
-        Ok(Setup { size, pieces, turn })
+        Ok(Setup {
+            size,
+            pieces,
+            stones,
+            turn,
+        })
     }
 }
 
-/// Reads the board part of position text: its size and pieces.
-fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePositionError> {
+/// The size, pieces and stones of a board.
+type Board = (BoardSize, Vec<(Square, Color)>, Vec<Square>);
+
+/// Reads the board part of position text: its size, pieces and stones.
+fn parse_board(board: &str) -> Result<Board, ParsePositionError> {
     let max = usize::from(MAX_DIMENSION);
     let rows: Vec<&str> = board.split('/').collect();
     let ranks = rows.len();
@@ -261,15 +306,16 @@ fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePo
         return Err(ParsePositionError::RankCount(ranks));
     }
     // Each rank as a list of cells, top rank first; rank numbers count from the bottom.
-    let mut cells: Vec<Vec<Option<Color>>> = Vec::with_capacity(ranks);
+    let mut cells: Vec<Vec<Option<Content>>> = Vec::with_capacity(ranks);
     for (i, row) in rows.iter().enumerate() {
         let rank = ranks - i;
         let mut cell_row = Vec::new();
         let mut chars = row.char_indices().peekable();
         while let Some((start, c)) = chars.next() {
             match c {
-                'w' | 'W' => cell_row.push(Some(Color::White)),
-                'b' | 'B' => cell_row.push(Some(Color::Black)),
+                'w' | 'W' => cell_row.push(Some(Content::Piece(Color::White))),
+                'b' | 'B' => cell_row.push(Some(Content::Piece(Color::Black))),
+                's' | 'S' => cell_row.push(Some(Content::Stone)),
                 '0'..='9' => {
                     let mut end = start + 1;
                     while let Some(&(j, d)) = chars.peek() {
@@ -305,11 +351,9 @@ fn parse_board(board: &str) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePo
     board_from_cells(cells)
 }
 
-/// The size and pieces of a board given as its ranks' cells, top rank first:
-/// the ranks must all be as wide, and the board from 4x4 to 26x26.
-fn board_from_cells(
-    cells: Vec<Vec<Option<Color>>>,
-) -> Result<(BoardSize, Vec<(Square, Color)>), ParsePositionError> {
+/// The size, pieces and stones of a board given as its ranks' cells, top
+/// rank first: the ranks must all be as wide, and the board from 4x4 to 26x26.
+fn board_from_cells(cells: Vec<Vec<Option<Content>>>) -> Result<Board, ParsePositionError> {
     let max = usize::from(MAX_DIMENSION);
     let ranks = cells.len();
     if !(usize::from(MIN_DIMENSION)..=max).contains(&ranks) {
@@ -338,16 +382,18 @@ fn board_from_cells(
     }
     let size = BoardSize::new(files as u8, ranks as u8)
         .map_err(|_| ParsePositionError::FileCount(files))?;
-    let mut pieces = Vec::new();
+    let (mut pieces, mut stones) = (Vec::new(), Vec::new());
     for (i, row) in cells.iter().enumerate() {
         let rank = (ranks - 1 - i) as u8;
         for (file, cell) in row.iter().enumerate() {
-            if let (Some(color), Some(sq)) = (cell, Square::new(file as u8, rank)) {
-                pieces.push((sq, *color));
+            match (cell, Square::new(file as u8, rank)) {
+                (Some(Content::Piece(color)), Some(sq)) => pieces.push((sq, *color)),
+                (Some(Content::Stone), Some(sq)) => stones.push(sq),
+                _ => {}
             }
         }
     }
-    Ok((size, pieces))
+    Ok((size, pieces, stones))
 }
 
 #[cfg(test)]
@@ -379,7 +425,7 @@ mod tests {
             err(
                 "bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/7x6/14/14/14/14/wwwwwwwwwwwwww/wwwwwwwwwwwwww w"
             ),
-            "unknown piece 'x' at rank 7: expected w, b or a number of empty squares"
+            "unknown piece 'x' at rank 7: expected w, b, s (a stone) or a number of empty squares"
         );
         assert!(err("").contains("empty"));
         assert!(err("4/4/4/4").contains("side to move is missing"));
@@ -441,6 +487,17 @@ mod tests {
             err(&[&wide, &wide, &wide, &wide]),
             ParsePositionError::FileCount(1_000)
         );
+    }
+
+    #[test]
+    fn stones_are_written_s() {
+        let setup: Setup = "5/5/1s3/5/5 w".parse().unwrap();
+        assert_eq!(setup.stones, [Square::new(1, 2).unwrap()]);
+        assert!(setup.pieces.is_empty());
+        assert_eq!(setup.to_string(), "5/5/1s3/5/5 w");
+        assert_eq!(setup.rows()[2], ".s...");
+        let rows = Setup::from_rows(&setup.rows(), Color::White).unwrap();
+        assert_eq!(rows, setup);
     }
 
     #[test]

@@ -37,3 +37,11 @@ pub(crate) fn piece(color_index: usize, index: usize) -> u64 {
 pub(crate) fn black_to_move() -> u64 {
     KEYS[2 * MAX_BITS]
 }
+
+/// The key of a neutral stone (Stumbling Blocks) on bit `index`: made from
+/// the two piece keys of the square, so that the pieces' keys stay as they
+/// were before stones existed.
+#[inline(always)]
+pub(crate) fn stone(index: usize) -> u64 {
+    piece(0, index).rotate_left(21) ^ piece(1, index).rotate_left(42)
+}

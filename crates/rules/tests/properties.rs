@@ -99,6 +99,7 @@ fn setup() -> impl Strategy<Value = Setup> {
         Setup {
             size,
             pieces,
+            stones: Vec::new(),
             turn: if white { Color::White } else { Color::Black },
         }
     })

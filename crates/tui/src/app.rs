@@ -101,16 +101,10 @@ pub struct MoveSquares {
 impl MoveSquares {
     /// The squares of `mv`.
     pub fn of(mv: Move) -> MoveSquares {
-        let d = mv.direction();
-        let line = |start: Square, count: u8| -> Vec<Square> {
-            (0..count)
-                .filter_map(|i| start.offset(d, i32::from(i)))
-                .collect()
-        };
         MoveSquares {
-            from: line(mv.tail(), mv.group_size()),
-            to: line(mv.tail_destination(), mv.group_size()),
-            captured: line(mv.destination(), mv.captures()),
+            from: mv.group_squares().collect(),
+            to: mv.landing_squares().collect(),
+            captured: mv.captured_squares().collect(),
         }
     }
 

@@ -272,7 +272,11 @@ fn square_span(
     colours: &Palette,
 ) -> Span<'static> {
     let piece = pos.piece_at(square);
-    let symbol = piece.map_or('.', piece_letter);
+    let symbol = match piece {
+        Some(color) => piece_letter(color),
+        None if pos.stone_at(square) => epaminondas_rules::diagram::STONE_LETTER,
+        None => '.',
+    };
     let style = match piece {
         Some(Side::White) => colours.white,
         Some(Side::Black) => colours.black,

@@ -172,6 +172,7 @@ impl Grid {
         Setup {
             size: BoardSize::new(self.files as u8, self.ranks as u8).expect("valid size"),
             pieces,
+            stones: Vec::new(),
             turn: self.turn,
         }
     }

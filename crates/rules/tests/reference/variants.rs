@@ -3,8 +3,8 @@
 //! as the standard one in the parent module is: a plain grid of cells and
 //! square-by-square loops, nothing shared with the library but the names of
 //! colours, squares and directions. The library's variants are checked
-//! against it (differential tests) once it plays them; until then its own
-//! tests pin it to hand-counted positions.
+//! against it in `variants_differential.rs`; its own tests
+//! (`variants_reference.rs`) pin it to hand-counted positions.
 
 use std::collections::BTreeSet;
 

@@ -36,12 +36,7 @@ pub fn board_html(game: &Game, side: Color) -> String {
     let size = pos.size();
     let last = game.record.moves().last().copied();
     let marked: Vec<_> = last
-        .map(|mv| {
-            let d = mv.direction();
-            (0..mv.group_size())
-                .filter_map(|i| mv.tail_destination().offset(d, i32::from(i)))
-                .collect()
-        })
+        .map(|mv| mv.landing_squares().collect())
         .unwrap_or_default();
     let mut ranks: Vec<u8> = (0..size.ranks()).collect();
     let mut files: Vec<u8> = (0..size.files()).collect();
