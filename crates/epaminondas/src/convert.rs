@@ -105,15 +105,15 @@ mod tests {
 
     #[test]
     fn a_bare_move_list_of_a_variant_gains_its_tag() {
-        let text = with_variant("1. a1,b1-b2 *\n", Variant::Abanondas);
+        let text = with_variant("1. a2,b2-b3 *\n", Variant::Abanondas);
         let written = convert(&text, Dialect::Standard, Dialect::RearPiece).unwrap();
         assert!(written.contains("[Variant \"abanondas\"]"), "{written}");
         assert!(
-            written.contains("1. a1,b1-b2 *"),
+            written.contains("1. a2,b2-b3 *"),
             "a sidestep has one form: {written}"
         );
         // Without the variant the sidestep is no move.
-        assert!(convert("1. a1,b1-b2 *\n", Dialect::Standard, Dialect::Standard).is_err());
+        assert!(convert("1. a2,b2-b3 *\n", Dialect::Standard, Dialect::Standard).is_err());
         let tagged = "[Variant \"crossings\"]\n\n*\n";
         assert_eq!(with_variant(tagged, Variant::Abanondas), tagged);
     }
