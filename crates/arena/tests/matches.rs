@@ -238,6 +238,10 @@ fn an_interrupt_ends_the_match_with_the_games_so_far() {
     let interrupt = AtomicBool::new(false);
     let mut cfg = config(100);
     cfg.concurrency = 1;
+    // The games run ahead of the reports on another thread: on the big
+    // board a game takes long enough that few start after the interrupt
+    // (on 6x6 a dozen could, and the test failed now and then).
+    cfg.size = BoardSize::STANDARD;
     let state = run_match(&cfg, &interrupt, |report, _| {
         if report.number == 3 {
             interrupt.store(true, Ordering::Relaxed);
