@@ -188,7 +188,8 @@ impl Move {
     /// The squares of the enemy pieces the move removes, nearest first
     /// (none for a quiet move). The first is the head's destination.
     pub fn captured_squares(self) -> impl Iterator<Item = Square> {
-        let first = self.group - 1 + self.distance;
+        // (A placement has no group: it captures nothing.)
+        let first = self.group.saturating_sub(1) + self.distance();
         (0..self.captures).map(move |i| self.along(first + i))
     }
 
@@ -369,6 +370,8 @@ mod tests {
         assert_eq!(place.to_string(), "@d6");
         assert_eq!(names(&mut place.landing_squares()), "d6");
         assert_eq!(place.group_squares().count(), 0);
+        assert_eq!(place.captured_squares().count(), 0);
+        assert_eq!(place.destination().to_string(), "d6");
         for mv in [slip, place] {
             assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
         }

@@ -102,6 +102,32 @@ impl Variant {
         }
     }
 
+    /// What the variant changes, in a sentence for people choosing a game
+    /// (RULES.md section 7 has the whole rules).
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Variant::Epaminondas => {
+                "The standard game: phalanxes move and capture shorter enemy lines; \
+                 cross more pieces onto the far rank than your opponent has on yours."
+            }
+            Variant::Crossings => {
+                "Abbott's 1963 original: a capture takes only the piece landed on, and a \
+                 piece on the far rank is frozen (it cannot move or be taken); the third \
+                 repetition of a position draws."
+            }
+            Variant::Abanondas => {
+                "Epaminondas where a run of two or more pieces may also sidestep one square \
+                 off its line onto empty squares (a diagonal run only straight up, down or \
+                 sideways)."
+            }
+            Variant::StumblingBlocks => {
+                "Epaminondas where White, Black and White first place a neutral stone each \
+                 in the middle of the board, then Black moves first; stones block moves and \
+                 end lines."
+            }
+        }
+    }
+
     /// Whether the variant is the standard game.
     pub const fn is_standard(self) -> bool {
         matches!(self, Variant::Epaminondas)
