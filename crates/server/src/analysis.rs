@@ -2,14 +2,14 @@
 //! editor's rows or a board's start) and moves from it, replayed by the
 //! rules library, which decides and explains every refusal.
 
-use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Setup, Symmetry};
+use epaminondas_rules::{Color, GameRecord, Position, Setup, Symmetry, Variant};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
 
 /// A position and a line of moves from it. The position is one of: `start`
 /// (position text), `rows` with `turn` (from the editor), or the starting
-/// position of `board`; the standard board's start if none is given.
+/// position of `board`; the variant's own board's start if none is given.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Line {
@@ -21,8 +21,12 @@ pub struct Line {
     pub turn: Option<String>,
     /// The board size for its starting position, such as `8x8`.
     pub board: Option<String>,
-    /// The symmetry rule option (default mirror).
+    /// The symmetry rule option (default the variant's: mirror but in
+    /// Crossings).
     pub symmetry: Option<String>,
+    /// The game of the family the line is played in (default the standard
+    /// game).
+    pub variant: Option<String>,
     /// Moves played from the position, in any notation the rules read.
     #[serde(default)]
     pub moves: Vec<String>,
@@ -36,9 +40,13 @@ impl Line {
     /// The position the line starts from.
     pub fn start_position(&self) -> Result<Position> {
         let invalid = |e: &dyn std::fmt::Display| Error::invalid(e.to_string());
+        let variant = match &self.variant {
+            Some(text) => text.parse::<Variant>().map_err(|e| invalid(&e))?,
+            None => Variant::Epaminondas,
+        };
         let symmetry = match &self.symmetry {
             Some(text) => text.parse::<Symmetry>().map_err(|e| invalid(&e))?,
-            None => Symmetry::default(),
+            None => variant.default_symmetry(),
         };
         let setup = match (&self.start, &self.rows, &self.board) {
             (Some(_), Some(_), _) => {
@@ -54,12 +62,10 @@ impl Line {
                 };
                 Setup::from_rows(rows, turn).map_err(|e| invalid(&e))?
             }
-            (None, None, Some(board)) => {
-                Setup::start(board.parse::<BoardSize>().map_err(|e| invalid(&e))?)
-            }
-            (None, None, None) => Setup::start(BoardSize::STANDARD),
+            (None, None, Some(board)) => Setup::start(board.parse().map_err(|e| invalid(&e))?),
+            (None, None, None) => Setup::start(variant.default_size()),
         };
-        Position::from_setup(&setup, symmetry)
+        Position::from_setup_in(variant, &setup, symmetry)
             .map_err(|e| Error::invalid(format!("that position cannot be played: {e}")))
     }
 
@@ -116,6 +122,8 @@ mod tests {
                 .to_string()
                 .contains("rank 2 has 3 squares")
         );
+        let variant = line(json!({"variant": "chess"})).start_position();
+        assert!(variant.unwrap_err().to_string().contains("unknown variant"));
         let letter = line(json!({"rows": ["wx..", "....", "....", "b..."]})).start_position();
         assert!(letter.unwrap_err().to_string().contains("'x'"));
         let both = line(json!({"start": "8/8 w", "rows": ["w"]})).start_position();
@@ -127,6 +135,30 @@ mod tests {
                 .to_string()
                 .contains("'red'")
         );
+    }
+
+    #[test]
+    fn a_line_of_a_variant_starts_on_its_board_with_its_rules() {
+        let crossings = line(json!({"variant": "crossings"}))
+            .start_position()
+            .unwrap();
+        assert_eq!(crossings.variant(), Variant::Crossings);
+        assert_eq!(crossings.size().to_string(), "8x8");
+        assert_eq!(crossings.symmetry(), Symmetry::Off);
+        // Stumbling Blocks begins with placements: White, Black, White,
+        // then Black moves a piece.
+        let record = line(json!({"variant": "stumbling-blocks", "board": "8x8",
+                                 "moves": ["@d4", "@e5", "@a4", "a7-a6"]}))
+        .replay()
+        .unwrap();
+        assert_eq!(record.position().stones().len(), 3);
+        assert_eq!(record.position().turn(), Color::White);
+        // A sidestep is a move only in Abanondas.
+        let sidestep = json!({"board": "8x8", "moves": ["a2,b2-b3"]});
+        assert!(line(sidestep.clone()).replay().is_err());
+        let mut abanondas = sidestep;
+        abanondas["variant"] = "abanondas".into();
+        assert_eq!(line(abanondas).replay().unwrap().moves().len(), 1);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use epaminondas_rules::{BoardSize, Color, Symmetry, excerpt};
+use epaminondas_rules::{BoardSize, Color, Position, PositionError, Symmetry, Variant, excerpt};
 
 use crate::game::{Player, TimeControl};
 
@@ -134,6 +134,8 @@ pub struct Challenge {
     pub size: BoardSize,
     /// The symmetry option.
     pub symmetry: Symmetry,
+    /// The game of the family it is for.
+    pub variant: Variant,
     /// The challenger's colour.
     pub color: ColorChoice,
     /// Whether the game is rated.
@@ -146,6 +148,14 @@ pub struct Challenge {
     pub game_id: Option<i64>,
     /// When it was made.
     pub created_at: i64,
+}
+
+impl Challenge {
+    /// The game's starting position (an error only if the stored board
+    /// does not suit the variant).
+    pub fn start(&self) -> Result<Position, PositionError> {
+        Position::new_variant(self.variant, self.size, self.symmetry)
+    }
 }
 
 #[cfg(test)]

@@ -164,8 +164,10 @@ mod tests {
             NewGame {
                 white: Seat::Engine(1),
                 black: Seat::Engine(2),
-                size: BoardSize::new(4, 4).unwrap(),
-                symmetry: Symmetry::Off,
+                start: epaminondas_rules::Position::new(
+                    BoardSize::new(4, 4).unwrap(),
+                    Symmetry::Off,
+                ),
                 rated: false,
                 control: TimeControl::Unlimited,
             },

@@ -7,9 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use epaminondas_rules::{
-    BoardSize, Color, GameRecord, GameResult, Move, ParseMoveError, Position, Symmetry, WinReason,
-};
+use epaminondas_rules::{Color, GameRecord, GameResult, Move, ParseMoveError, Position, WinReason};
 use serde::{Deserialize, Serialize};
 
 use crate::conditional::{Conditional, ConditionalError};
@@ -239,6 +237,8 @@ pub enum EndReason {
     Resignation,
     /// Both players agreed to a draw.
     Agreement,
+    /// The same position came a third time (a draw in Crossings).
+    Repetition,
     /// The loser ran out of time (or, in correspondence, let the days per
     /// move pass).
     Time,
@@ -246,11 +246,12 @@ pub enum EndReason {
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 5] = [
+    pub const ALL: [EndReason; 6] = [
         EndReason::Crossing,
         EndReason::NoMoves,
         EndReason::Resignation,
         EndReason::Agreement,
+        EndReason::Repetition,
         EndReason::Time,
     ];
 
@@ -261,6 +262,7 @@ impl EndReason {
             EndReason::NoMoves => "no_moves",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
+            EndReason::Repetition => "repetition",
             EndReason::Time => "time",
         }
     }
@@ -493,10 +495,8 @@ pub struct NewGame {
     pub white: Seat,
     /// Who plays Black.
     pub black: Seat,
-    /// The board.
-    pub size: BoardSize,
-    /// The symmetry option.
-    pub symmetry: Symmetry,
+    /// The starting position: its board, symmetry option and variant.
+    pub start: Position,
     /// Whether the result changes ratings.
     pub rated: bool,
     /// The time control.
@@ -504,10 +504,10 @@ pub struct NewGame {
 }
 
 impl Game {
-    /// A new game from the board's starting position, begun at `now`; its
+    /// A new game from the settings' starting position, begun at `now`; its
     /// number is given when it is stored.
     pub fn new(settings: NewGame, now: i64) -> Game {
-        let record = GameRecord::new(Position::new(settings.size, settings.symmetry));
+        let record = GameRecord::new(settings.start);
         let initial = match settings.control {
             TimeControl::Live { initial_ms, .. } | TimeControl::Bank { initial_ms, .. } => {
                 initial_ms
@@ -860,6 +860,8 @@ impl Game {
                 WinReason::NoMoves => EndReason::NoMoves,
             };
             self.finish(GameResult::win(outcome.winner), reason, now);
+        } else if self.record.is_drawn_by_repetition() {
+            self.finish(GameResult::Draw, EndReason::Repetition, now);
         }
     }
 
@@ -1042,8 +1044,10 @@ mod tests {
         let settings = NewGame {
             white: alice(),
             black: bob(),
-            size: BoardSize::new(5, 5).unwrap(),
-            symmetry: Symmetry::Mirror,
+            start: Position::new(
+                epaminondas_rules::BoardSize::new(5, 5).unwrap(),
+                epaminondas_rules::Symmetry::Mirror,
+            ),
             rated: true,
             control,
         };

@@ -6,27 +6,11 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Socket, TestDb, TestServer};
-use epaminondas_rules::{BoardSize, Color, GameRecord, Move, Position, Symmetry};
+use common::{Socket, TestDb, TestServer, racing_move};
+use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Symmetry};
 use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-/// The move a player racing for the goal rank picks: the most pieces on the
-/// goal rank, then the furthest advance of the moving group's head.
-fn racing_move(pos: &Position) -> Move {
-    let me = pos.turn();
-    let goal = i32::from(pos.goal_rank(me));
-    *pos.legal_moves()
-        .iter()
-        .max_by_key(|mv| {
-            let mut after = pos.clone();
-            after.play_unchecked(**mv);
-            let distance = (goal - i32::from(mv.destination().rank())).abs();
-            (after.goal_count(me), -distance, mv.to_bits())
-        })
-        .expect("a legal move")
-}
 
 async fn whole_game_to_a_crossing_win_changes_ratings(server: &TestServer, _db: &TestDb) {
     let (alice, bob) = server.two_players("").await;

@@ -16,7 +16,7 @@ use super::views::{challenge_view, game_view};
 use super::{App, Shared};
 use crate::error::{Error, Result};
 use crate::game::TimeControl;
-use crate::service::{ChallengeOptions, Created, Opponent, parse_number};
+use crate::service::{ChallengeOptions, Created, Opponent, RulesText, parse_number};
 
 /// The routes of this area.
 pub fn routes() -> Router<Arc<App>> {
@@ -35,6 +35,7 @@ struct NewChallenge {
     level: Option<u8>,
     board: Option<String>,
     symmetry: Option<String>,
+    variant: Option<String>,
     color: Option<String>,
     #[serde(default)]
     rated: bool,
@@ -58,8 +59,11 @@ async fn create_challenge(
     };
     let options = ChallengeOptions::read(
         opponent,
-        form.board.as_deref(),
-        form.symmetry.as_deref(),
+        RulesText {
+            variant: form.variant.as_deref(),
+            board: form.board.as_deref(),
+            symmetry: form.symmetry.as_deref(),
+        },
         form.color.as_deref(),
         form.rated,
         form.time,

@@ -133,6 +133,8 @@ async fn waiting(State(app): Shared, Caller(user): Caller) -> Result<Json<Value>
                 "color": color.name(),
                 "opponent": w.game.seat(!color).name(),
                 "board": w.game.position().size().to_string(),
+                "variant": w.game.position().variant().name(),
+                "variant_title": w.game.position().variant().title(),
                 "time": w.game.control,
                 "ply": w.game.ply(),
                 "left_ms": w.left_ms,

@@ -151,7 +151,8 @@ async fn openapi() -> impl IntoResponse {
 }
 
 /// What the server offers, for the pages' forms: board sizes, symmetry
-/// options, engine levels and time controls.
+/// options, the variants (with their default boards), engine levels and
+/// time controls.
 async fn options() -> impl IntoResponse {
     use epaminondas_rules::{MAX_DIMENSION, MIN_DIMENSION, Symmetry};
     axum::Json(serde_json::json!({
@@ -159,6 +160,13 @@ async fn options() -> impl IntoResponse {
         "default_board": epaminondas_rules::BoardSize::STANDARD.to_string(),
         "dimensions": {"min": MIN_DIMENSION, "max": MAX_DIMENSION},
         "symmetry": Symmetry::ALL.iter().map(|s| s.name()).collect::<Vec<_>>(),
+        "variants": epaminondas_rules::Variant::ALL.iter().map(|v| serde_json::json!({
+            "name": v.name(),
+            "title": v.title(),
+            "summary": v.summary(),
+            "default_board": v.default_size().to_string(),
+            "default_symmetry": v.default_symmetry().name(),
+        })).collect::<Vec<_>>(),
         "levels": {"min": 1, "max": 10},
         "colors": ["white", "black", "random"],
         "correspondence_days": {"min": 1, "max": 60},

@@ -14,7 +14,8 @@ use serde_json::{Value, json};
 
 use super::views::{game_view, leaderboard_view, profile_view};
 use super::{App, Shared};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use epaminondas_rules::Variant;
 
 /// The most games an export holds (the newest).
 const EXPORTED: i64 = 10_000;
@@ -28,13 +29,25 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/users/{name}/export", get(user_export))
 }
 
-async fn leaderboard(State(app): Shared) -> Result<Json<Value>> {
-    Ok(Json(leaderboard_view(&app.service.leaderboard().await?)))
+#[derive(Deserialize)]
+struct RatingList {
+    /// The variant whose list it is (default the standard game).
+    variant: Option<String>,
+}
+
+async fn leaderboard(State(app): Shared, Query(list): Query<RatingList>) -> Result<Json<Value>> {
+    let variant = match list.variant.as_deref() {
+        Some(name) => name
+            .parse::<Variant>()
+            .map_err(|e| Error::invalid(e.to_string()))?,
+        None => Variant::Epaminondas,
+    };
+    let rows = app.service.leaderboard(variant).await?;
+    Ok(Json(leaderboard_view(variant, &rows)))
 }
 
 async fn profile(State(app): Shared, Path(name): Path<String>) -> Result<Json<Value>> {
-    let (user, history) = app.service.profile(&name).await?;
-    Ok(Json(profile_view(&user, &history)))
+    Ok(Json(profile_view(&app.service.profile(&name).await?)))
 }
 
 #[derive(Deserialize)]

@@ -3,28 +3,49 @@
 //! legal moves and the squares each one touches come from here.
 
 use epaminondas_engine::score;
-use epaminondas_rules::{Color, GameRecord, Move, Position, Square, WinReason};
+use epaminondas_rules::{Color, GameRecord, Move, Position, Square, Variant, WinReason};
 use serde_json::{Value, json};
 
 use crate::challenge::Challenge;
 use crate::engines::{Analysed, Iteration};
 use crate::events::{Notice, PlayerEvent};
 use crate::game::{Game, Seat, Status};
+use crate::glicko::Rating;
 use crate::service::Hello;
-use crate::store::{RatingPoint, Standing, TokenInfo, UserRecord};
+use crate::service::Profile;
+use crate::store::{Standing, TokenInfo};
 
-/// One move as text plus the squares a display marks: the moving group, the
-/// head's destination and the captured pieces.
+/// One move as text plus the squares a display marks: its kind (`move`, an
+/// Abanondas `sidestep` or a Stumbling Blocks `placement`), the moving
+/// group, the head's destination, where each piece of the group lands (in
+/// the order of `from`; a placement's square) and the captured pieces.
 pub fn move_view(mv: Move) -> Value {
     let names = |squares: &mut dyn Iterator<Item = Square>| -> Vec<String> {
         squares.map(|sq| sq.to_string()).collect()
     };
+    let kind = if mv.is_placement() {
+        "placement"
+    } else if mv.sidestep().is_some() {
+        "sidestep"
+    } else {
+        "move"
+    };
     json!({
         "text": mv.to_string(),
+        "kind": kind,
         "from": names(&mut mv.group_squares()),
         "to": mv.destination().to_string(),
+        "lands": names(&mut mv.landing_squares()),
         "captured": names(&mut mv.captured_squares()),
     })
+}
+
+/// The variant of a position as a client shows it: its name, its title and,
+/// in Stumbling Blocks, the stones still to place.
+fn variant_fields(view: &mut Value, pos: &Position) {
+    view["variant"] = pos.variant().name().into();
+    view["variant_title"] = pos.variant().title().into();
+    view["stones_to_place"] = pos.stones_to_place().into();
 }
 
 /// Every legal move of `pos` as [`move_view`]s.
@@ -45,7 +66,7 @@ pub fn position_view(pos: &Position) -> Value {
             "text": o.to_string(),
         })
     });
-    json!({
+    let mut view = json!({
         "position": pos.to_setup().to_string(),
         "board": pos.size().to_string(),
         "files": pos.size().files(),
@@ -59,7 +80,9 @@ pub fn position_view(pos: &Position) -> Value {
         },
         "outcome": outcome,
         "legal": legal_views(pos),
-    })
+    });
+    variant_fields(&mut view, pos);
+    view
 }
 
 /// What a client needs to show an analysis line: where it starts, its
@@ -73,6 +96,7 @@ pub fn line_view(record: &GameRecord) -> Value {
     json!({
         "start": record.start().to_setup().to_string(),
         "symmetry": record.start().symmetry().name(),
+        "variant": record.start().variant().name(),
         "moves": record.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "result": record.result().token(),
         "state": state,
@@ -159,6 +183,7 @@ pub fn game_view(game: &Game, now: i64, legal: bool) -> Value {
         view["legal_moves"] = moves.into();
         view["legal"] = if active { legal_views(pos) } else { Vec::new() }.into();
     }
+    variant_fields(&mut view, pos);
     view
 }
 
@@ -172,6 +197,8 @@ pub fn challenge_view(c: &Challenge) -> Value {
         "files": c.size.files(),
         "ranks": c.size.ranks(),
         "symmetry": c.symmetry.name(),
+        "variant": c.variant.name(),
+        "variant_title": c.variant.title(),
         "color": c.color.name(),
         "rated": c.rated,
         "time": c.control,
@@ -292,8 +319,8 @@ pub fn token_view(token: &TokenInfo) -> Value {
     })
 }
 
-/// The rating list.
-pub fn leaderboard_view(rows: &[Standing]) -> Value {
+/// The rating list of `variant`.
+pub fn leaderboard_view(variant: Variant, rows: &[Standing]) -> Value {
     let rows: Vec<Value> = rows
         .iter()
         .enumerate()
@@ -302,19 +329,32 @@ pub fn leaderboard_view(rows: &[Standing]) -> Value {
                    "deviation": row.deviation.round(), "rated_games": row.rated_games})
         })
         .collect();
-    json!({"players": rows})
+    json!({"variant": variant.name(), "players": rows})
 }
 
-/// A player's profile.
-pub fn profile_view(user: &UserRecord, history: &[RatingPoint]) -> Value {
-    let history: Vec<Value> = history
+/// A player's profile: the standard game's rating, each other variant's
+/// (`ratings`, the standard game's first), and the rating after each rated
+/// game.
+pub fn profile_view(profile: &Profile) -> Value {
+    let user = &profile.user;
+    let history: Vec<Value> = profile
+        .history
         .iter()
         .map(|p| {
-            json!({"game": p.game, "rating": p.rating.round(), "deviation": p.deviation.round(),
-                   "at": p.at})
+            json!({"game": p.game, "variant": p.variant.name(), "rating": p.rating.round(),
+                   "deviation": p.deviation.round(), "at": p.at})
         })
         .collect();
+    let rating = |variant: Variant, r: &Rating, games: i64| {
+        json!({"variant": variant.name(), "title": variant.title(), "rating": r.rating.round(),
+               "deviation": r.deviation.round(), "rated_games": games})
+    };
+    let ratings: Vec<Value> =
+        std::iter::once(rating(Variant::Epaminondas, &user.rating, user.rated_games))
+            .chain(profile.variants.iter().map(|(v, r, n)| rating(*v, r, *n)))
+            .collect();
     json!({
+        "ratings": ratings,
         "id": user.player.id, "name": user.player.name, "bot": user.bot,
         "deleted": user.deleted_at.is_some(),
         "rating": user.rating.rating.round(), "deviation": user.rating.deviation.round(),

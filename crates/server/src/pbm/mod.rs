@@ -20,13 +20,15 @@ mod tournaments;
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use epaminondas_rules::{BoardSize, Color, excerpt};
+use epaminondas_rules::{BoardSize, Color, Variant, excerpt};
 
 use crate::auth::AuthUser;
 use crate::error::{Error, Result};
 use crate::game::{Offer, OfferAction, Seat, TimeControl};
 use crate::mail::{MailKind, MailMode};
-use crate::service::{ChallengeOptions, Created, Numbered, Opponent, Service, parse_number};
+use crate::service::{
+    ChallengeOptions, Created, Numbered, Opponent, RulesText, Service, parse_number,
+};
 
 /// The reply to `help`.
 pub const HELP: &str = "\
@@ -38,16 +40,19 @@ Epaminondas server commands (pbmserv style), one per request or mail:
   change address USERID PASSWORD EMAIL    the new address is verified by mail
   signoff USERID PASSWORD                 stop all mail from the server
   mail USERID PASSWORD each|digest|off [KIND ...]   what is mailed to you
-  epaminondas challenge [-size=ROWSxCOLS] [-symmetry=mirror|file|off]
+  epaminondas challenge [-variant=NAME] [-size=ROWSxCOLS] [-symmetry=mirror|file|off]
                         [-days=N | -bank=START+INCREMENT/MAX] USERID OPPONENT PASSWORD
       challenges OPPONENT: you play o (White, moves first), 7 days a move
       (or N days, or a time bank like -bank=10d+36h/10d), unrated; the
-      reply gives the challenge its number
+      reply gives the challenge its number. NAME: epaminondas (the
+      default), crossings (8x8), abanondas or stumbling-blocks
   epaminondas accept CHALLENGE USERID PASSWORD   accept a challenge: the game begins
   epaminondas reject CHALLENGE USERID PASSWORD   decline it (or withdraw your own)
   epaminondas move BOARD USERID PASSWORD MOVE[#MOVENO] [propose|undo|resign]
-      MOVE like e1,e3-e5 or f1-f2; #MOVENO refuses the move if it is no
-      longer move MOVENO; MOVE may also be propose, undo or resign
+      MOVE like e1,e3-e5 or f1-f2 (in Abanondas a sidestep like a2,b2-b3,
+      in Stumbling Blocks a stone's placement like @d6); #MOVENO refuses
+      the move if it is no longer move MOVENO; MOVE may also be propose,
+      undo or resign
   epaminondas board BOARD [USERID]        the board (from USERID's side)
   epaminondas showas BOARD USERID         the board as USERID sees it
   epaminondas history BOARD               the moves so far
@@ -72,7 +77,7 @@ Epaminondas server commands (pbmserv style), one per request or mail:
       it (once it runs: your running games in it are resigned, the rest forfeited)
   epaminondas leagues                     the leagues
   epaminondas league N [join|leave USERID PASSWORD]   a league; join from next season
-  epaminondas ratings                     the rating list
+  epaminondas ratings [VARIANT]           the rating list (each variant has its own)
   epaminondas standings                   wins, draws and losses of every player
 
 Challenges and boards share one numbering, so a number names one or the other.
@@ -610,7 +615,8 @@ impl Door<'_> {
             ["epaminondas", verb @ ("resign" | "propose" | "undo"), ..] => {
                 Err(usage(&format!("epaminondas {verb} BOARD USERID PASSWORD")))
             }
-            ["epaminondas", "ratings"] => self.ratings().await,
+            ["epaminondas", "ratings"] => self.ratings(None).await,
+            ["epaminondas", "ratings", variant] => self.ratings(Some(variant)).await,
             ["epaminondas", "tournaments"] => {
                 Ok(tournaments::tournament_list(&service.tournaments().await?))
             }
@@ -863,11 +869,12 @@ impl Door<'_> {
         Ok(out)
     }
 
-    /// `epaminondas challenge [-size=ROWSxCOLS] [-symmetry=S] USERID OPPONENT PASSWORD`.
+    /// `epaminondas challenge [-variant=NAME] [-size=ROWSxCOLS] [-symmetry=S] USERID OPPONENT PASSWORD`.
     async fn challenge(&self, words: &[&str]) -> Result<String> {
-        const FORM: &str = "epaminondas challenge [-size=ROWSxCOLS] [-symmetry=mirror|file|off] [-days=N | -bank=START+INCREMENT/MAX] USERID OPPONENT PASSWORD";
-        let mut size = None;
+        const FORM: &str = "epaminondas challenge [-variant=epaminondas|crossings|abanondas|stumbling-blocks] [-size=ROWSxCOLS] [-symmetry=mirror|file|off] [-days=N | -bank=START+INCREMENT/MAX] USERID OPPONENT PASSWORD";
+        let mut board = None;
         let mut symmetry = None;
+        let mut variant = None;
         let mut time = TimeControl::Correspondence { days_per_move: 7 };
         let mut rest = Vec::new();
         for word in words {
@@ -881,9 +888,10 @@ impl Door<'_> {
                     let rows_by_cols = value.parse::<BoardSize>().map_err(|e| {
                         Error::invalid(format!("-size: {e} (the size is ROWSxCOLS, like 8x8)"))
                     })?;
-                    size = Some(rows_by_cols.transposed());
+                    board = Some(rows_by_cols.transposed().to_string());
                 }
                 Some(("symmetry", value)) => symmetry = Some(value),
+                Some(("variant", value)) => variant = Some(value),
                 Some(("days", value)) => {
                     let days_per_move = value.parse().map_err(|_| {
                         Error::invalid(format!("-days: {:?} is not a number", excerpt(value)))
@@ -893,8 +901,8 @@ impl Door<'_> {
                 Some(("bank", value)) => time = bank_option(value)?,
                 _ => {
                     return Err(Error::invalid(format!(
-                        "unknown option {:?}: use -size=ROWSxCOLS, -symmetry=mirror|file|off, \
-                         -days=N or -bank=START+INCREMENT/MAX",
+                        "unknown option {:?}: use -variant=NAME, -size=ROWSxCOLS, \
+                         -symmetry=mirror|file|off, -days=N or -bank=START+INCREMENT/MAX",
                         excerpt(word)
                     )));
                 }
@@ -903,17 +911,18 @@ impl Door<'_> {
         let [user, opponent, password] = rest.as_slice() else {
             return Err(usage(FORM));
         };
-        let mut options = ChallengeOptions::read(
-            Opponent::Player(opponent.to_string()),
-            None,
+        let rules = RulesText {
+            variant,
+            board: board.as_deref(),
             symmetry,
+        };
+        let options = ChallengeOptions::read(
+            Opponent::Player(opponent.to_string()),
+            rules,
             Some("white"),
             false,
             Some(time),
         )?;
-        if let Some(size) = size {
-            options.size = size;
-        }
         let caller = self.signed(user, password).await?;
         match self.service.challenge(&caller, options).await? {
             Created::Challenge(c) => Ok(text::challenge_made(&c)),
@@ -975,9 +984,18 @@ impl Door<'_> {
         Ok(out)
     }
 
-    async fn ratings(&self) -> Result<String> {
-        let rows = self.service.leaderboard().await?;
-        let mut out = String::from("Epaminondas ratings (Glicko-2: rating and rating deviation)\n");
+    async fn ratings(&self, variant: Option<&str>) -> Result<String> {
+        let variant = match variant {
+            Some(name) => name
+                .parse::<Variant>()
+                .map_err(|e| Error::invalid(e.to_string()))?,
+            None => Variant::Epaminondas,
+        };
+        let rows = self.service.leaderboard(variant).await?;
+        let mut out = format!(
+            "{} ratings (Glicko-2: rating and rating deviation)\n",
+            variant.title()
+        );
         if rows.is_empty() {
             out.push_str("  no rated games yet\n");
         }

@@ -37,7 +37,8 @@ pub fn status_line(game: &Game) -> String {
 fn header(game: &Game) -> String {
     let pos = game.position();
     format!(
-        "Epaminondas board {}: {} vs {}, {} ranks x {} files, symmetry {}\n",
+        "{} board {}: {} vs {}, {} ranks x {} files, symmetry {}\n",
+        pos.variant().title(),
         game.id,
         seat_label(game, Color::White),
         seat_label(game, Color::Black),
@@ -245,10 +246,11 @@ pub fn challenge_line(c: &Challenge) -> String {
         .as_ref()
         .map_or_else(|| "anyone".to_string(), |t| t.name.clone());
     format!(
-        "challenge {:>4}  {} challenges {}: {} ranks x {} files, {}, {}, challenger plays {}",
+        "challenge {:>4}  {} challenges {}: {}, {} ranks x {} files, {}, {}, challenger plays {}",
         c.id,
         c.challenger.name,
         whom,
+        c.variant.title(),
         c.size.ranks(),
         c.size.files(),
         time_words(c.control),

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use epaminondas_engine::Level;
-use epaminondas_rules::{BoardSize, Color, Symmetry};
+use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
 
 use super::Service;
 use crate::auth::{self, AuthUser};
@@ -35,6 +35,8 @@ pub struct ChallengeOptions {
     pub size: BoardSize,
     /// The symmetry option.
     pub symmetry: Symmetry,
+    /// The game of the family.
+    pub variant: Variant,
     /// The challenger's colour.
     pub color: ColorChoice,
     /// Whether the game changes ratings.
@@ -45,18 +47,17 @@ pub struct ChallengeOptions {
 
 impl ChallengeOptions {
     /// Options from the words a front door was given, each optional: the
-    /// board (`FILESxRANKS`), the symmetry option, the colour and the time
-    /// control (default: unlimited against the computer, three days a move
+    /// rules (see [`read_rules`]), the colour and the time control
+    /// (default: unlimited against the computer, three days a move
     /// otherwise).
     pub fn read(
         opponent: Opponent,
-        board: Option<&str>,
-        symmetry: Option<&str>,
+        rules: RulesText<'_>,
         color: Option<&str>,
         rated: bool,
         time: Option<TimeControl>,
     ) -> Result<ChallengeOptions> {
-        let (size, symmetry) = read_board(board, symmetry)?;
+        let (variant, size, symmetry) = read_rules(rules)?;
         let color = match color {
             Some(text) => text.parse::<ColorChoice>().map_err(Error::Invalid)?,
             None => ColorChoice::Random,
@@ -74,6 +75,7 @@ impl ChallengeOptions {
             opponent,
             size,
             symmetry,
+            variant,
             color,
             rated,
             control: time.unwrap_or(default_time),
@@ -81,21 +83,45 @@ impl ChallengeOptions {
     }
 }
 
+/// The rules of a game as a front door was given them, each optional.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RulesText<'a> {
+    /// The variant's name (default the standard game).
+    pub variant: Option<&'a str>,
+    /// The board, `FILESxRANKS` (default the variant's board).
+    pub board: Option<&'a str>,
+    /// The symmetry option (default the variant's).
+    pub symmetry: Option<&'a str>,
+}
+
+/// The variant, board and symmetry option a front door was given, checked
+/// together (Stumbling Blocks needs five ranks, for instance).
+pub fn read_rules(text: RulesText<'_>) -> Result<(Variant, BoardSize, Symmetry)> {
+    let invalid = |e: &dyn std::fmt::Display| Error::invalid(e.to_string());
+    let variant = match text.variant {
+        Some(name) => name.parse::<Variant>().map_err(|e| invalid(&e))?,
+        None => Variant::Epaminondas,
+    };
+    let size = match text.board {
+        Some(board) => board.parse::<BoardSize>().map_err(|e| invalid(&e))?,
+        None => variant.default_size(),
+    };
+    let symmetry = match text.symmetry {
+        Some(symmetry) => symmetry.parse::<Symmetry>().map_err(|e| invalid(&e))?,
+        None => variant.default_symmetry(),
+    };
+    Position::new_variant(variant, size, symmetry).map_err(|e| invalid(&e))?;
+    Ok((variant, size, symmetry))
+}
+
 /// The board (`FILESxRANKS`, default the standard board) and symmetry
-/// option (default `mirror`) a front door was given.
+/// option (default `mirror`) of a standard game a front door was given.
 pub fn read_board(board: Option<&str>, symmetry: Option<&str>) -> Result<(BoardSize, Symmetry)> {
-    let size = match board {
-        Some(text) => text
-            .parse::<BoardSize>()
-            .map_err(|e| Error::invalid(e.to_string()))?,
-        None => BoardSize::STANDARD,
-    };
-    let symmetry = match symmetry {
-        Some(text) => text
-            .parse::<Symmetry>()
-            .map_err(|e| Error::invalid(e.to_string()))?,
-        None => Symmetry::default(),
-    };
+    let (_, size, symmetry) = read_rules(RulesText {
+        variant: None,
+        board,
+        symmetry,
+    })?;
     Ok((size, symmetry))
 }
 
@@ -181,6 +207,7 @@ impl Service {
             target,
             size: options.size,
             symmetry: options.symmetry,
+            variant: options.variant,
             color: options.color,
             rated: options.rated,
             control,
@@ -218,11 +245,12 @@ impl Service {
             Color::White => (me, engine),
             Color::Black => (engine, me),
         };
+        let start = Position::new_variant(options.variant, options.size, options.symmetry)
+            .map_err(|e| Error::invalid(e.to_string()))?;
         let settings = NewGame {
             white,
             black,
-            size: options.size,
-            symmetry: options.symmetry,
+            start,
             rated: false,
             control,
         };
@@ -276,11 +304,13 @@ impl Service {
             Color::White => (challenger, me),
             Color::Black => (me, challenger),
         };
+        let start = c
+            .start()
+            .map_err(|e| Error::Internal(format!("challenge {id}: {e}")))?;
         let settings = NewGame {
             white,
             black,
-            size: c.size,
-            symmetry: c.symmetry,
+            start,
             rated: c.rated,
             control: c.control,
         };

@@ -18,13 +18,17 @@ mod tournaments;
 
 pub use accounts::Session;
 pub use analysis::{AnalysisRun, MAX_ANALYSIS_MS};
-pub use challenges::{ChallengeOptions, Created, Numbered, Opponent, offered_boards, read_board};
+pub use challenges::{
+    ChallengeOptions, Created, Numbered, Opponent, RulesText, offered_boards, read_board,
+    read_rules,
+};
 pub use correspondence::{MAX_VACATION_DAYS, VacationInfo, Waiting};
 pub use events::Hello;
 pub use game_analysis::{GameAnalysis, MAX_PENDING_PER_PLAYER, MAX_QUEUED, ReviewedPosition};
 pub use games::GAMES_LISTED;
 pub use mail::{MAX_CHAT, MailOutcome, SPECTATOR_MESSAGES_PER_MINUTE, SpectatorChat};
 pub use puzzles::{PuzzleAnswer, PuzzleRecord, RatedPuzzle};
+pub use ratings::Profile;
 pub use tournaments::{LeagueView, MAX_OPEN_EVENTS, NewLeague, NewTournament};
 
 use std::collections::HashMap;

@@ -1,9 +1,24 @@
 //! Ratings: Glicko-2 after each rated game, the rating list and profiles.
 
+use epaminondas_rules::Variant;
+
 use super::Service;
 use crate::error::Result;
 use crate::game::Game;
+use crate::glicko::{INITIAL, Rating};
 use crate::store::{self, RatingPoint, Standing, UserRecord};
+
+/// A player's profile: the account, the rating in each variant played
+/// rated (beside the standard game's, kept with the account) and the
+/// rating after each rated game.
+pub struct Profile {
+    /// The account, with its standard-game rating.
+    pub user: UserRecord,
+    /// The other variants' ratings and rated games.
+    pub variants: Vec<(Variant, Rating, i64)>,
+    /// The rating after each rated game, oldest first.
+    pub history: Vec<RatingPoint>,
+}
 
 /// The most players the rating list shows.
 const LISTED: i64 = 100;
@@ -19,17 +34,23 @@ impl Service {
             Some(epaminondas_rules::Color::Black) => 0.0,
             None => 0.5,
         };
-        let (Some(white), Some(black)) = (
-            store::user_by_id(&self.db, w).await?,
-            store::user_by_id(&self.db, b).await?,
-        ) else {
-            return Ok(());
+        // Each variant is rated on its own: a first game of one starts
+        // from the initial rating.
+        let variant = game.position().variant();
+        let rating = |id| async move {
+            Ok::<_, crate::error::Error>(
+                store::variant_rating(&self.db, id, variant)
+                    .await?
+                    .map_or(INITIAL, |(r, _)| r),
+            )
         };
-        let new_white = white.rating.after(black.rating, score);
-        let new_black = black.rating.after(white.rating, 1.0 - score);
+        let (white, black) = (rating(w).await?, rating(b).await?);
+        let new_white = white.after(black, score);
+        let new_black = black.after(white, 1.0 - score);
         store::record_ratings(
             &self.db,
             game.id,
+            variant,
             &[(w, new_white), (b, new_black)],
             self.now(),
         )
@@ -37,15 +58,21 @@ impl Service {
         Ok(())
     }
 
-    /// The rating list: the best-rated players with rated games.
-    pub async fn leaderboard(&self) -> Result<Vec<Standing>> {
-        store::leaderboard(&self.db, LISTED).await
+    /// The rating list of `variant`: the best-rated players with rated
+    /// games of it.
+    pub async fn leaderboard(&self, variant: Variant) -> Result<Vec<Standing>> {
+        store::leaderboard(&self.db, variant, LISTED).await
     }
 
-    /// A player's account and rating history.
-    pub async fn profile(&self, name: &str) -> Result<(UserRecord, Vec<RatingPoint>)> {
+    /// A player's account, ratings and rating history.
+    pub async fn profile(&self, name: &str) -> Result<Profile> {
         let user = self.user(name).await?;
+        let variants = store::variant_ratings_of(&self.db, user.player.id).await?;
         let history = store::rating_history(&self.db, user.player.id).await?;
-        Ok((user, history))
+        Ok(Profile {
+            user,
+            variants,
+            history,
+        })
     }
 }

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use epaminondas_rules::{BoardSize, Color, Symmetry};
+use epaminondas_rules::{BoardSize, Color, Position, Symmetry};
 
 use super::Service;
 use crate::auth::AuthUser;
@@ -473,8 +473,7 @@ impl Service {
                 NewGame {
                     white: Seat::Human(player(p.white)),
                     black: Seat::Human(player(black)),
-                    size: t.size,
-                    symmetry: t.symmetry,
+                    start: Position::new(t.size, t.symmetry),
                     rated: t.rated,
                     control: t.control,
                 },

@@ -38,6 +38,10 @@ fn challenge_from_row(row: &AnyRow) -> Result<Challenge> {
             .try_get::<String, _>("symmetry")?
             .parse()
             .map_err(|_| corrupt())?,
+        variant: row
+            .try_get::<String, _>("variant")?
+            .parse()
+            .map_err(|_| corrupt())?,
         color: row
             .try_get::<String, _>("color")?
             .parse()
@@ -71,8 +75,9 @@ pub async fn insert_challenge(
     c.id = next_number(&mut tx, "challenge").await?;
     sqlx::query(
         "INSERT INTO challenges (id, challenger_id, target_id, files, ranks, symmetry, color, \
-         rated, time_kind, initial_ms, increment_ms, days_per_move, max_ms, status, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'open', $14)",
+         rated, time_kind, initial_ms, increment_ms, days_per_move, max_ms, status, created_at, \
+         variant) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'open', $14, $15)",
     )
     .bind(c.id)
     .bind(c.challenger.id)
@@ -88,6 +93,7 @@ pub async fn insert_challenge(
     .bind(days)
     .bind(max)
     .bind(c.created_at)
+    .bind(c.variant.name())
     .execute(&mut *tx)
     .await?;
     super::queue_mail(&mut tx, &mails(c), c.created_at).await?;

@@ -1,7 +1,7 @@
 //! Games: stored with a version number, so that a change is written only
 //! over the state it was made from (see [`update_game`]).
 
-use epaminondas_rules::{BoardSize, Color, GameRecord, GameResult, Position, Symmetry};
+use epaminondas_rules::{BoardSize, Color, GameRecord, GameResult, Position, Symmetry, Variant};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -15,9 +15,9 @@ use crate::mail::OutMail;
 const GAME_COLUMNS: &str = "white_id, black_id, engine_level, files, ranks, symmetry, rated, \
     time_kind, initial_ms, increment_ms, days_per_move, moves, status, result, reason, white_ms, \
     black_ms, turn_started_at, deadline_at, remind_at, draw_offer, takeback_offer, version, \
-    created_at, ended_at, max_ms, vacations, white_conditional, black_conditional";
+    created_at, ended_at, max_ms, vacations, white_conditional, black_conditional, variant";
 /// The number of columns in [`GAME_COLUMNS`].
-const GAME_COLUMN_COUNT: usize = 29;
+const GAME_COLUMN_COUNT: usize = 30;
 
 const GAME_SELECT: &str = "SELECT g.*, w.name AS white_name, b.name AS black_name FROM games g \
     LEFT JOIN users w ON w.id = g.white_id LEFT JOIN users b ON b.id = g.black_id";
@@ -69,6 +69,7 @@ fn bind_game<'q>(query: AnyQuery<'q>, game: &Game) -> AnyQuery<'q> {
         .bind(Vacation::list_text(&game.vacations))
         .bind(game.conditional[0].to_text())
         .bind(game.conditional[1].to_text())
+        .bind(game.position().variant().name())
 }
 
 /// Stores a new game and gives it its board number.
@@ -169,7 +170,12 @@ fn game_from_row(row: &AnyRow) -> Result<Game> {
         .try_get::<String, _>("symmetry")?
         .parse()
         .map_err(|_| corrupt("symmetry"))?;
-    let mut record = GameRecord::new(Position::new(size, symmetry));
+    let variant: Variant = row
+        .try_get::<String, _>("variant")?
+        .parse()
+        .map_err(|_| corrupt("variant"))?;
+    let start = Position::new_variant(variant, size, symmetry).map_err(|_| corrupt("variant"))?;
+    let mut record = GameRecord::new(start);
     for text in row.try_get::<String, _>("moves")?.split_whitespace() {
         record.push_text(text).map_err(|_| corrupt("move"))?;
     }

@@ -9,6 +9,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use epaminondas_rules::{Move, Position};
 use epaminondas_server::clock::ManualClock;
 use epaminondas_server::http::HttpConfig;
 use epaminondas_server::service::{RateLimits, Service, Settings};
@@ -17,6 +18,22 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sqlx::Connection;
 use tokio_tungstenite::tungstenite::Message;
+
+/// The move a player racing for the goal rank picks: the most pieces on the
+/// goal rank, then the furthest advance of the moving group's head.
+pub fn racing_move(pos: &Position) -> Move {
+    let me = pos.turn();
+    let goal = i32::from(pos.goal_rank(me));
+    *pos.legal_moves()
+        .iter()
+        .max_by_key(|mv| {
+            let mut after = pos.clone();
+            after.play_unchecked(**mv);
+            let distance = (goal - i32::from(mv.destination().rank())).abs();
+            (after.goal_count(me), -distance, mv.to_bits())
+        })
+        .expect("a legal move")
+}
 
 /// Which database a test runs on.
 #[derive(Clone, Copy, Debug)]
