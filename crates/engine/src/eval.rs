@@ -8,7 +8,7 @@
 //! having the move. The weights were fitted to the results of self-play
 //! games by logistic regression (see [`crate::tune`] and `epaminondas tune`).
 
-use epaminondas_rules::{Color, Position};
+use epaminondas_rules::{Color, Position, Variant};
 
 /// The slope of the logistic curve that turns a score into an expected
 /// result: the evaluation's unit is that of Elo ratings, a score `s`
@@ -121,6 +121,18 @@ impl Default for Weights {
 }
 
 impl Weights {
+    /// The weights for positions of `variant`: each game of the family has
+    /// its own, fitted by `epaminondas tune` on self-play games of it (see
+    /// docs/strength.md); the standard game's are [`Weights::default`].
+    pub fn for_variant(variant: Variant) -> Weights {
+        match variant {
+            Variant::Epaminondas => Weights::default(),
+            Variant::Crossings => Weights::default(),
+            Variant::Abanondas => Weights::default(),
+            Variant::StumblingBlocks => Weights::default(),
+        }
+    }
+
     /// The worth of capturing a piece, in the evaluation's unit, for
     /// margins in the search: the piece itself and the capture term.
     pub fn capture_gain(&self) -> i32 {
@@ -233,9 +245,10 @@ pub fn evaluate_lazy(pos: &Position, weights: &Weights, alpha: i32, beta: i32, m
     weigh(&f, weights)
 }
 
-/// The evaluation of `pos` for the side to move, with the default weights.
+/// The evaluation of `pos` for the side to move, with its variant's weights
+/// ([`Weights::for_variant`]).
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &Weights::default())
+    evaluate_with(pos, &Weights::for_variant(pos.variant()))
 }
 
 #[cfg(test)]

@@ -101,17 +101,22 @@ pub struct Features {
     /// and threats) are not counted when the cheap ones alone leave the
     /// score far outside the window.
     pub lazy_eval: bool,
+    /// The evaluation weights fitted to the position's variant
+    /// ([`Weights::for_variant`]); off, every variant is evaluated with the
+    /// standard game's weights.
+    pub variant_weights: bool,
 }
 
 impl Features {
     /// The protocol names of the features, as `setoption` takes them.
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "LMR",
         "NullMove",
         "Aspiration",
         "Futility",
         "LMP",
         "LazyEval",
+        "VariantWeights",
     ];
 
     /// The switch of the feature called `name` (case-insensitive, one of
@@ -124,6 +129,7 @@ impl Features {
             "futility" => &mut self.futility,
             "lmp" => &mut self.late_move_pruning,
             "lazyeval" => &mut self.lazy_eval,
+            "variantweights" => &mut self.variant_weights,
             _ => return None,
         })
     }
@@ -153,6 +159,7 @@ impl Default for Features {
             futility: true,
             late_move_pruning: true,
             lazy_eval: false,
+            variant_weights: true,
         }
     }
 }
@@ -188,7 +195,6 @@ pub struct Engine {
     tt: TranspositionTable,
     /// One per thread, the main thread's first; never empty.
     memories: Vec<ThreadMemory>,
-    weights: Weights,
     /// The features in use.
     pub features: Features,
     /// How many best lines the main thread searches (1 normally).
@@ -203,7 +209,6 @@ impl Engine {
         Engine {
             tt: TranspositionTable::new(hash_mb),
             memories: vec![ThreadMemory::new()],
-            weights: Weights::default(),
             features: Features::default(),
             multipv: 1,
         }
@@ -276,10 +281,14 @@ impl Engine {
         // Set when the main thread is done, to end the helpers' searches.
         let done = AtomicBool::new(false);
         let helper_nodes = AtomicU64::new(0);
+        let weights = if self.features.variant_weights {
+            Weights::for_variant(pos.variant())
+        } else {
+            Weights::default()
+        };
         let Engine {
             tt,
             memories,
-            weights,
             features,
             multipv,
         } = self;
@@ -288,7 +297,7 @@ impl Engine {
             .expect("an engine has at least one thread");
         let shared = Shared {
             tt,
-            weights,
+            weights: &weights,
             features: *features,
             stop,
             done: &done,

@@ -6,7 +6,7 @@ use crate::output::{Outcome, outln};
 use clap::Args;
 use epaminondas_engine::eval::{TERM_LIST, Weights};
 use epaminondas_engine::tune::{Sample, fit, samples_from_game};
-use epaminondas_rules::GameRecord;
+use epaminondas_rules::{GameRecord, Variant};
 
 /// Arguments of `epaminondas tune`.
 #[derive(Args, Debug)]
@@ -48,12 +48,28 @@ pub fn run(args: &TuneArgs) -> Outcome {
     }
     let mut samples: Vec<Sample> = Vec::new();
     let mut games = 0;
+    // Each variant has weights of its own: the records must be of one.
+    let mut variant: Option<(Variant, String)> = None;
     for path in &args.records {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let records = GameRecord::read_all(&text)
             .map_err(|(n, e)| format!("{}: game {n}: {e}", path.display()))?;
-        for record in &records {
+        for (n, record) in records.iter().enumerate() {
+            let this = record.start().variant();
+            match &variant {
+                None => variant = Some((this, format!("{} game {}", path.display(), n + 1))),
+                Some((first, at)) if *first != this => {
+                    return Err(format!(
+                        "{}: game {} is a game of {this}, but {at} is of {first}: \
+                         each variant has weights of its own, so tune one at a time",
+                        path.display(),
+                        n + 1
+                    )
+                    .into());
+                }
+                Some(_) => {}
+            }
             for mut sample in samples_from_game(record, args.skip_plies) {
                 // A term left out counts 0 everywhere, so its weight stays 0.
                 for &term in &excluded {
@@ -67,8 +83,12 @@ pub fn run(args: &TuneArgs) -> Outcome {
     if samples.is_empty() {
         return Err("the records hold no finished game with positions to fit".into());
     }
-    let start = Weights::default();
-    outln!("fitting {} positions from {games} games", samples.len());
+    let variant = variant.map_or(Variant::Epaminondas, |(v, _)| v);
+    let start = Weights::for_variant(variant);
+    outln!(
+        "fitting {} positions from {games} games of {variant}",
+        samples.len()
+    );
     let result = fit(&samples, &start, args.iterations);
     outln!(
         "mean squared error of the predicted results {:.5} -> {:.5}",
@@ -83,7 +103,7 @@ pub fn run(args: &TuneArgs) -> Outcome {
         outln!("{:<9} {old:>5} -> {new:>5}  {}", term.name, term.meaning);
     }
     outln!(
-        "as Rust (for Weights::default in crates/engine/src/eval.rs): {:?}",
+        "as Rust (for Weights::for_variant({variant}) in crates/engine/src/eval.rs): {:?}",
         result.weights.values
     );
     Ok(())
