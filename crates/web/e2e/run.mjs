@@ -5,7 +5,8 @@
 // test players decide their moves by asking the server (the game's legal
 // moves, or the engine through the analysis API) and make them by clicking
 // the board, as a person would. Screenshots of the main pages go to
-// $SCREENSHOTS (default ./screenshots).
+// $SCREENSHOTS (default ./screenshots). E2E_ONLY=TEXT runs only the tests
+// whose names contain TEXT.
 
 import { chromium } from "playwright-core";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -155,7 +156,11 @@ async function twoPlayers(first, second) {
   return [players[0], players[1], names];
 }
 
+/** Only the tests whose names contain $E2E_ONLY run, when it is set (for working on one). */
+const only = process.env.E2E_ONLY || "";
+
 async function test(name, body) {
+  if (!name.includes(only)) return;
   const started = Date.now();
   try {
     await body();
@@ -719,6 +724,74 @@ await test("puzzles: the lobby's puzzle of the day, one puzzle solved and one fa
   await page.locator("#puzzle-rating", { hasText: "1 solved of 2" }).waitFor();
   await page.screenshot({ path: join(shots, "puzzles.png"), fullPage: true });
   await player.context.close();
+});
+
+await test("the variants: Stumbling Blocks against the computer from its stones on, an Abanondas sidestep, a rating list per variant", async () => {
+  const { context, page } = await visitor("/");
+  const computer = page.locator("form[aria-labelledby=computer-title]");
+  // Choosing a variant shows what it changes and its own board.
+  await computer.locator("select[name=variant]").selectOption("crossings");
+  assert.equal(await computer.locator("select[name=board]").inputValue(), "8x8", "Crossings is played on 8x8");
+  assert.match(await page.locator("#computer-variant-summary").textContent(), /frozen/);
+  await computer.locator("select[name=variant]").selectOption("stumbling-blocks");
+  await computer.locator("select[name=board]").selectOption("8x8");
+  await computer.locator("select[name=level]").selectOption("1");
+  await computer.locator("select[name=color]").selectOption("white");
+  await page.click("#play-computer");
+  await page.waitForURL(/\/game\/\d+$/);
+  const id = gameId(page);
+  await page.locator("#game-variant", { hasText: "Stumbling Blocks" }).waitFor();
+  await page.locator(".status", { hasText: "place a neutral stone" }).waitFor();
+  // The first stone: a click on a marked square, with nothing selected.
+  let game = await gameState(page, id);
+  assert.ok(game.legal.every((m) => m.kind === "placement"), "only placements at first");
+  await page.click(`svg.board [data-square="${game.legal[0].to}"]`);
+  await waitForMoves(page, 1);
+  // The computer places the second; the third is ours; then the computer (Black) moves first.
+  await page.locator(".status", { hasText: "place a neutral stone" }).waitFor();
+  game = await gameState(page, id);
+  assert.equal(game.stones_to_place, 1);
+  await page.click(`svg.board [data-square="${game.legal[game.legal.length - 1].to}"]`);
+  await waitForMoves(page, 4);
+  await page.locator(".status", { hasText: "Your move" }).waitFor();
+  const stones = (await boardLabels(page)).split("|").filter((label) => label.includes("neutral stone"));
+  assert.equal(stones.length, 3, `three stones on the board: ${stones}`);
+  game = await gameState(page, id);
+  assert.ok(!game.moves[3].startsWith("@"), `Black moved first: ${game.moves}`);
+  await clickMove(page, game.legal.find((m) => m.kind === "move"));
+  await waitForMoves(page, 5);
+  await page.screenshot({ path: join(shots, "stumbling-blocks.png"), fullPage: true });
+  // Stepping back shows the position of the variant, stones and all.
+  await page.click('button[aria-label="First position"]');
+  await page.waitForFunction(() => !document.querySelector('svg.board [aria-label*="neutral stone"]'));
+  await page.click('button[aria-label="Current position"]');
+  await page.waitForFunction(() => document.querySelectorAll('svg.board [aria-label*="neutral stone"]').length === 3);
+
+  // Abanondas on the analysis board: the pair a2,b2 steps north, picked
+  // by clicking b2, then b3 (where b2 goes), then the run in the picker.
+  await page.goto("/analysis");
+  await page.waitForSelector("svg.board [data-square]");
+  await page.locator("#new-variant").selectOption("abanondas");
+  await page.locator("#new-board").selectOption("8x8");
+  await page.click("#new-start");
+  await page.locator(".status", { hasText: "Abanondas" }).waitFor();
+  const line = await (await page.request.post("/api/analysis", { data: { variant: "abanondas", board: "8x8", moves: [] } })).json();
+  const pair = line.state.legal.find((m) => m.kind === "sidestep" && m.from.length === 2 &&
+    m.from.includes("a2") && m.from.includes("b2") && m.lands.includes("b3") && m.lands.includes("a3"));
+  assert.ok(pair, "the pair's sidestep is legal");
+  await clickIn(page, "", "b2", "b3", pair.text);
+  await waitForMoves(page, 1);
+  const labels = await boardLabels(page);
+  for (const square of ["a3", "b3"]) assert.ok(labels.includes(`${square}, white piece`), `${square} is white now`);
+  for (const square of ["a2", "b2"]) assert.ok(labels.includes(`${square}, empty`), `${square} is empty now`);
+
+  // Each variant has its own rating list.
+  await page.goto("/players?variant=crossings");
+  await page.locator("h1", { hasText: "Players: Crossings" }).waitFor();
+  await page.locator("text=Nobody has played a rated game of Crossings yet.").waitFor();
+  await page.click('#rating-lists a[data-variant="epaminondas"]');
+  await page.locator("h1", { hasText: /^Players$/ }).waitFor();
+  await context.close();
 });
 
 await test("the site works at a phone-sized viewport", async () => {

@@ -2,8 +2,8 @@
 // API tokens, deletion), a player's profile (rating, its history as a
 // chart, games and export) and the rating list.
 
-import { api, currentUser, deleteAccount, signIn, signOutEverywhere, signUp } from "./api.js";
-import { h, replace, timeText, toast } from "./dom.js";
+import { api, currentUser, deleteAccount, signIn, signOutEverywhere, signUp, siteOptions } from "./api.js";
+import { gameName, h, replace, timeText, toast } from "./dom.js";
 import { navigate } from "./app.js";
 import { mailPanel } from "./mail.js";
 import { vacationPanel } from "./vacation.js";
@@ -215,12 +215,31 @@ export function profilePage(main, [name]) {
           h("h2", { id: "rating-title" }, "Rating"),
           h("p", { id: "rating" }, `${user.rating} ± ${Math.round(user.deviation * 2)}`,
             h("span", { class: "muted" }, ` after ${user.rated_games} rated game${user.rated_games === 1 ? "" : "s"}`)),
-          ratingChart(user.rating_history),
+          ratingChart(user.rating_history.filter((/** @type {any} */ p) => !p.variant || p.variant === "epaminondas")),
+          variantRatings(user),
           h("p", {}, h("a", { href: `/api/users/${encodeURIComponent(user.name)}/export`, download: `${user.name}-games.txt` }, "Export all games (record text)"))),
         h("section", { class: "panel", "aria-labelledby": "games-title" },
           h("h2", { id: "games-title" }, "Games"),
           gameTable(user.name, list.games))));
   }).catch((error) => replace(main, h("h1", {}, name), h("p", { class: "error" }, error.message)));
+}
+
+/**
+ * The player's ratings in the variants (each is rated on its own), for
+ * those they have played rated games of.
+ * @param {any} user
+ */
+function variantRatings(user) {
+  const others = (user.ratings || []).filter((/** @type {any} */ r) => r.variant !== "epaminondas");
+  if (others.length === 0) return null;
+  return [
+    h("h3", {}, "Variants"),
+    h("table", { id: "variant-ratings" },
+      h("tbody", {}, others.map((/** @type {any} */ r) => h("tr", { "data-variant": r.variant },
+        h("td", {}, h("a", { href: `/players?variant=${r.variant}` }, r.title)),
+        h("td", {}, `${r.rating} ± ${Math.round(r.deviation * 2)}`),
+        h("td", { class: "muted" }, `${r.rated_games} rated game${r.rated_games === 1 ? "" : "s"}`))))),
+  ];
 }
 
 /**
@@ -270,17 +289,27 @@ function gameTable(name, games) {
       return h("tr", {},
         h("td", {}, h("a", { href: `/game/${g.id}` }, `#${g.id}`)),
         h("td", {}, opponent),
-        h("td", {}, `${g.board}, ${timeText(g.time)}${g.rated ? ", rated" : ""}`),
+        h("td", {}, `${gameName(g)}${g.board}, ${timeText(g.time)}${g.rated ? ", rated" : ""}`),
         h("td", {}, result));
     })));
 }
 
 /** @param {HTMLElement} main */
 export function playersPage(main) {
-  replace(main, h("h1", {}, "Players"));
-  api("/api/leaderboard").then((board) => {
+  // Each variant has its own rating list: ?variant=NAME picks one.
+  const offered = siteOptions().variants;
+  const asked = new URLSearchParams(location.search).get("variant");
+  const variant = offered.find((v) => v.name === asked) || offered[0];
+  const tabs = h("nav", { class: "row", "aria-label": "Rating lists", id: "rating-lists" },
+    offered.map((v) => h("a", {
+      href: v.name === "epaminondas" ? "/players" : `/players?variant=${v.name}`,
+      "aria-current": v.name === variant.name ? "page" : false,
+      "data-variant": v.name,
+    }, v.title)));
+  replace(main, h("h1", {}, variant.name === "epaminondas" ? "Players" : `Players: ${variant.title}`), tabs);
+  api(`/api/leaderboard?variant=${encodeURIComponent(variant.name)}`).then((board) => {
     main.append(board.players.length === 0
-      ? h("p", { class: "muted" }, "Nobody has played a rated game yet.")
+      ? h("p", { class: "muted" }, `Nobody has played a rated game of ${variant.title} yet.`)
       : h("table", { class: "panel" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Rated games"))),
         h("tbody", {}, board.players.map((/** @type {any} */ p) => h("tr", {},

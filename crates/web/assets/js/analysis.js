@@ -12,7 +12,7 @@ export function analysisPage(main) {
   sessionStorage.removeItem("analysis");
   /** The line: where it starts and its moves; `ply` moves of it are shown. */
   const offered = siteOptions();
-  let line = { start: /** @type {string | undefined} */ (undefined), board: offered.default_board, symmetry: "mirror", moves: /** @type {string[]} */ ([]) };
+  let line = { start: /** @type {string | undefined} */ (undefined), variant: "epaminondas", board: offered.default_board, symmetry: "mirror", moves: /** @type {string[]} */ ([]) };
   /** @type {{game: number, ply: number} | null} a game whose conditional moves are planned here */
   let plan = null;
   if (saved) {
@@ -44,17 +44,24 @@ export function analysisPage(main) {
   // Loading.
   const loadText = h("textarea", { id: "load-text", "aria-label": "Position text or game record" });
   const sizeSelect = h("select", { id: "new-board", "aria-label": "Board size" }, offered.boards.map((s) => h("option", { value: s }, s)));
+  const variantSelect = h("select", { id: "new-variant", "aria-label": "Game" },
+    offered.variants.map((v) => h("option", { value: v.name }, v.title)));
+  const chosenVariant = () => offered.variants.find((v) => v.name === /** @type {HTMLSelectElement} */ (variantSelect).value) || offered.variants[0];
+  variantSelect.addEventListener("change", () => {
+    /** @type {HTMLSelectElement} */ (sizeSelect).value = chosenVariant().default_board;
+  });
   const loader = h("section", { class: "panel", "aria-labelledby": "load-title" },
     h("h2", { id: "load-title" }, "Load"),
-    h("div", { class: "row" }, sizeSelect,
+    h("div", { class: "row" }, variantSelect, sizeSelect,
       h("button", { type: "button", class: "secondary", id: "new-start", onclick: () => {
-        load({ board: /** @type {HTMLSelectElement} */ (sizeSelect).value, symmetry: "mirror", moves: [] });
+        const variant = chosenVariant();
+        load({ variant: variant.name, board: /** @type {HTMLSelectElement} */ (sizeSelect).value, symmetry: variant.default_symmetry, moves: [] });
       } }, "Starting position")),
     h("label", { for: "load-text" }, "Position text or game record"),
     loadText,
     h("div", { class: "row" },
       h("button", { type: "button", id: "load-position", onclick: () => {
-        load({ start: /** @type {HTMLTextAreaElement} */ (loadText).value.trim(), symmetry: line.symmetry, moves: [] });
+        load({ start: /** @type {HTMLTextAreaElement} */ (loadText).value.trim(), variant: line.variant, symmetry: line.symmetry, moves: [] });
       } }, "Load position"),
       h("button", { type: "button", id: "load-record", onclick: loadRecord }, "Load record")));
 
@@ -144,7 +151,7 @@ export function analysisPage(main) {
     try {
       const view = await api("/api/analysis", { ...next, moves: next.moves.slice(0, shown) });
       // From here on the line starts from the position text the server gave.
-      line = { start: view.start, board: view.state.board, symmetry: view.symmetry, moves: next.moves };
+      line = { start: view.start, variant: view.variant, board: view.state.board, symmetry: view.symmetry, moves: next.moves };
       ply = shown;
       state = view.state;
       stopEngine();
@@ -157,7 +164,7 @@ export function analysisPage(main) {
   async function loadRecord() {
     try {
       const view = await api("/api/analysis/record", { record: /** @type {HTMLTextAreaElement} */ (loadText).value });
-      load({ start: view.start, symmetry: view.symmetry, moves: view.moves });
+      load({ start: view.start, variant: view.variant, symmetry: view.symmetry, moves: view.moves });
     } catch (error) {
       toast(/** @type {Error} */ (error).message, "error");
     }
@@ -180,7 +187,7 @@ export function analysisPage(main) {
     /** @type {HTMLInputElement} */ (positionText).value = state.position;
     status.textContent = state.outcome
       ? state.outcome.text
-      : `${state.turn === "white" ? "White" : "Black"} to move · crossed: White ${state.goal.white}, Black ${state.goal.black}`;
+      : `${state.variant !== "epaminondas" ? `${state.variant_title} · ` : ""}${state.turn === "white" ? "White" : "Black"} to ${state.stones_to_place > 0 ? "place a stone" : "move"} · crossed: White ${state.goal.white}, Black ${state.goal.black}`;
     const cells = [];
     for (let i = 0; i < line.moves.length; i += 2) {
       cells.push(h("span", { class: "num" }, `${i / 2 + 1}.`));
@@ -270,7 +277,7 @@ export function analysisPage(main) {
       h("label", {}, label, h("input", { type: "number", id, min: 4, max: 26, value, class: "short-number" }));
     replace(editorTools,
       h("fieldset", {}, h("legend", {}, "Click a square to put"),
-        ["white", "black", "empty"].map((tool, i) => h("label", { class: "inline-choice" },
+        ["white", "black", ...(line.variant === "stumbling-blocks" ? ["stone"] : []), "empty"].map((tool, i) => h("label", { class: "inline-choice" },
           h("input", { type: "radio", name: "tool", value: tool, checked: i === 0 }), ` ${tool}`))),
       number("edit-files", "Files", draft.files),
       number("edit-ranks", "Ranks", draft.ranks),
@@ -304,7 +311,7 @@ export function analysisPage(main) {
   /** @param {string} name */
   function editSquare(name) {
     const tool = /** @type {HTMLInputElement | null} */ (editorTools.querySelector("input[name=tool]:checked"));
-    const mark = { white: "w", black: "b", empty: "." }[tool ? tool.value : "white"] || ".";
+    const mark = { white: "w", black: "b", stone: "s", empty: "." }[tool ? tool.value : "white"] || ".";
     const file = name.charCodeAt(0) - 97;
     const row = draft.ranks - Number(name.slice(1));
     const current = draft.rows[row];
@@ -316,11 +323,11 @@ export function analysisPage(main) {
 
   async function finishEditing() {
     try {
-      const view = await api("/api/analysis", { rows: draft.rows, turn: draft.turn, symmetry: line.symmetry, moves: [] });
+      const view = await api("/api/analysis", { rows: draft.rows, turn: draft.turn, variant: line.variant, symmetry: line.symmetry, moves: [] });
       editing = false;
       editorTools.hidden = true;
       board.setEditing(false);
-      load({ start: view.start, symmetry: view.symmetry, moves: [] });
+      load({ start: view.start, variant: view.variant, symmetry: view.symmetry, moves: [] });
     } catch (error) {
       toast(/** @type {Error} */ (error).message, "error");
     }

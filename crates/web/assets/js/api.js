@@ -57,8 +57,10 @@ export async function api(path, body, method) {
 
 /**
  * What the server offers, for the forms: board sizes, symmetry options,
- * engine levels, colours and limits (`GET /api/options`).
- * @typedef {{boards: string[], default_board: string, symmetry: string[],
+ * the variants, engine levels, colours and limits (`GET /api/options`).
+ * @typedef {{name: string, title: string, summary: string, default_board: string,
+ *   default_symmetry: string}} VariantOption
+ * @typedef {{boards: string[], default_board: string, symmetry: string[], variants: VariantOption[],
  *   levels: {min: number, max: number}, colors: string[],
  *   correspondence_days: {min: number, max: number}, analysis_max_ms: number}} SiteOptions
  */

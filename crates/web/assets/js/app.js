@@ -35,12 +35,12 @@ const routes = [
 
 /** @type {(() => void) | void} */
 let cleanup;
-/** The path of the page drawn, so that a jump within it draws nothing. */
+/** The path (and query) of the page drawn, so that a jump within it draws nothing. */
 let drawn = "";
 
 /** Draws the page for the current address. */
 function route() {
-  drawn = location.pathname;
+  drawn = location.pathname + location.search;
   if (typeof cleanup === "function") cleanup();
   cleanup = undefined;
   const main = /** @type {HTMLElement} */ (document.getElementById("main"));
@@ -78,7 +78,7 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", () => {
   // A link to a part of the page (#crossing) only scrolls.
-  if (location.pathname !== drawn) route();
+  if (location.pathname + location.search !== drawn) route();
 });
 
 watchUser((me) => {

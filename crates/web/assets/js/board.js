@@ -1,13 +1,19 @@
-// The board, drawn as SVG. It knows no rules: it is given the pieces and
-// the legal moves (each with the squares it touches) by the server, and
-// reports the move the player chose by its text.
+// The board, drawn as SVG. It knows no rules: it is given the pieces (and
+// the neutral stones of Stumbling Blocks) and the legal moves, each with
+// the squares it touches, by the server, and reports the move the player
+// chose by its text.
+//
+// Picking a move: a piece, then the square its group's head reaches; for
+// an Abanondas sidestep, the square the picked piece steps onto; for a
+// Stumbling Blocks placement, just the empty square.
 
 import { h } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
 /**
- * @typedef {{text: string, from: string[], to: string, captured: string[]}} MoveView
+ * @typedef {{text: string, kind?: string, from: string[], to: string, lands?: string[],
+ *   captured: string[]}} MoveView
  * @typedef {{files: number, ranks: number, rows: string[], turn?: string,
  *   legal?: MoveView[], last?: MoveView | null}} BoardState
  */
@@ -99,13 +105,28 @@ export class Board {
     this.render();
   }
 
-  /** The piece on `name`: "w", "b" or "". */
-  pieceAt(name) {
+  /** What stands on `name` as the position text writes it ("w", "b", "s" or "."). */
+  contentAt(name) {
     const file = name.charCodeAt(0) - 97;
     const rank = Number(name.slice(1)) - 1;
     const row = this.state.rows[this.state.ranks - 1 - rank] || "";
-    const c = row[file];
+    return row[file] || ".";
+  }
+
+  /** The piece on `name`: "w", "b" or "" (a neutral stone is no piece). */
+  pieceAt(name) {
+    const c = this.contentAt(name);
     return c === "w" || c === "b" ? c : "";
+  }
+
+  /** Whether a neutral stone (Stumbling Blocks) stands on `name`. */
+  stoneAt(name) {
+    return this.contentAt(name) === "s";
+  }
+
+  /** The legal placements of stones (Stumbling Blocks' first plies). */
+  placements() {
+    return (this.state.legal || []).filter((m) => m.kind === "placement");
   }
 
   /** Display column and row (from the top left) to square name. */
@@ -119,15 +140,27 @@ export class Board {
     return (this.state.legal || []).filter((m) => m.from.includes(name));
   }
 
-  /** Destinations of the selected piece's moves: square -> moves. */
+  /**
+   * The squares a click may finish a move on: square -> moves. With a
+   * piece selected, where its moves go (a phalanx move's head square, or
+   * the square a sidestep puts the selected piece on); with none, the
+   * squares a stone may be placed on.
+   */
   targets() {
     /** @type {Map<string, MoveView[]>} */
     const map = new Map();
-    if (!this.selected) return map;
-    for (const m of this.movesOf(this.selected)) {
-      const list = map.get(m.to) || [];
+    const add = (/** @type {string} */ square, /** @type {MoveView} */ m) => {
+      const list = map.get(square) || [];
       list.push(m);
-      map.set(m.to, list);
+      map.set(square, list);
+    };
+    if (!this.selected) {
+      for (const m of this.placements()) add(m.to, m);
+      return map;
+    }
+    for (const m of this.movesOf(this.selected)) {
+      if (m.kind === "sidestep" && m.lands) add(m.lands[m.from.indexOf(this.selected)], m);
+      else add(m.to, m);
     }
     return map;
   }
@@ -144,7 +177,7 @@ export class Board {
       (this.state.turn ? `, ${this.state.turn} to move` : ""));
     const targets = this.targets();
     const last = this.state.last;
-    const lastFrom = new Set(last ? last.from : []);
+    const lastFrom = new Set(last ? [...last.from, ...(last.lands || [])] : []);
     const lastCaptured = new Set(last ? last.captured : []);
     const selectedGroupSquares = new Set();
     for (let row = 0; row < ranks; row++) {
@@ -176,6 +209,9 @@ export class Board {
           cell.append(s("rect", { x: col + 0.04, y: row + 0.04, width: 0.92, height: 0.92, class: "selected" }));
         }
         if (piece) cell.append(...pieceShape(piece, col + 0.5, row + 0.5, selectedGroupSquares.has(name)));
+        if (this.stoneAt(name)) {
+          cell.append(s("rect", { x: col + 0.18, y: row + 0.18, width: 0.64, height: 0.64, rx: 0.08, class: "stone" }));
+        }
         if (lastCaptured.has(name) && !piece) {
           cell.append(s("path", {
             d: `M${col + 0.3} ${row + 0.3}L${col + 0.7} ${row + 0.7}M${col + 0.7} ${row + 0.3}L${col + 0.3} ${row + 0.7}`,
@@ -215,9 +251,10 @@ export class Board {
    * @param {MoveView | null | undefined} last
    */
   label(name, piece, isTarget, captures, last) {
-    const parts = [name, piece === "w" ? "white piece" : piece === "b" ? "black piece" : "empty"];
+    const what = piece === "w" ? "white piece" : piece === "b" ? "black piece" : this.stoneAt(name) ? "neutral stone" : "empty";
+    const parts = [name, what];
     if (this.selected === name) parts.push("selected");
-    if (isTarget) parts.push(captures ? "capture here" : "can move here");
+    if (isTarget) parts.push(captures ? "capture here" : this.selected ? "can move here" : "can place a stone here");
     if (last && last.to === name) parts.push("last move");
     if (last && last.captured.includes(name)) parts.push("captured last move");
     return parts.join(", ");
@@ -296,6 +333,7 @@ export class Board {
         const isTarget = targets.has(name);
         const captures = isTarget && targets.get(name).some((m) => m.captured.length > 0);
         const classes = ["lsq", dark ? "dark" : "light"];
+        if (this.stoneAt(name)) classes.push("stone");
         if (this.selected === name) classes.push("selected");
         if (isTarget) classes.push(captures ? "capture" : "target");
         cells.push(h("button", {
@@ -333,7 +371,7 @@ export class Board {
     if (!this.interactive) return;
     this.closePicker();
     const targets = this.targets();
-    if (this.selected && targets.has(name)) {
+    if (targets.has(name)) {
       this.choose(/** @type {MoveView[]} */ (targets.get(name)));
       return;
     }
@@ -367,6 +405,7 @@ export class Board {
           "data-move": m.text,
           onclick: () => this.play(m.text),
         }, `${m.text} (${m.from.length} piece${m.from.length > 1 ? "s" : ""}` +
+          (m.kind === "sidestep" ? ", sidestep" : "") +
           (m.captured.length ? `, takes ${m.captured.length}` : "") + ")"),
       ),
       h("button", { type: "button", class: "secondary", onclick: () => this.cancel() }, "Cancel"),

@@ -106,3 +106,12 @@ export function spanText(ms) {
   if (days === 0) return `${hours}h`;
   return hours % 24 ? `${days}d ${hours % 24}h` : `${days}d`;
 }
+
+/**
+ * A game's or challenge's variant as the start of its description
+ * ("Crossings, "), or nothing for the standard game.
+ * @param {{variant?: string, variant_title?: string}} g
+ */
+export function gameName(g) {
+  return g.variant && g.variant !== "epaminondas" ? `${g.variant_title}, ` : "";
+}

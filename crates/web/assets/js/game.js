@@ -2,7 +2,7 @@
 // stepped through), and the actions of the game. Players and spectators see
 // every change live through the game's WebSocket.
 
-import { api, currentUser, socket, waitingGames } from "./api.js";
+import { api, currentUser, siteOptions, socket, waitingGames } from "./api.js";
 import { Board } from "./board.js";
 import { h, replace, toast, clockText } from "./dom.js";
 import { navigate } from "./app.js";
@@ -82,6 +82,7 @@ export function gamePage(main, [id]) {
   /** @param {any} next */
   function update(next) {
     game = next;
+    drawTitle();
     received = Date.now();
     if (flipped === null) {
       flipped = myColor() === "black";
@@ -107,6 +108,16 @@ export function gamePage(main, [id]) {
     if (myColor()) waitingGames();
   }
 
+  /** The title names the variant, with what it changes, when it is not the standard game. */
+  function drawTitle() {
+    if (!game.variant || game.variant === "epaminondas") return;
+    const variant = (siteOptions().variants || []).find((v) => v.name === game.variant);
+    replace(title, `Game ${id} · `, h("span", { id: "game-variant" }, game.variant_title));
+    const note = main.querySelector("#variant-note") || h("p", { class: "muted", id: "variant-note" });
+    note.textContent = variant ? variant.summary : "";
+    title.after(note);
+  }
+
   function draw() {
     if (!game) return;
     review.at(viewing === null ? game.moves.length : viewing);
@@ -128,9 +139,11 @@ export function gamePage(main, [id]) {
     } else {
       banner.hidden = true;
       const toMove = game[game.turn];
+      // Stumbling Blocks opens with the stones' placements.
+      const placing = game.stones_to_place > 0;
       status.textContent = mine === game.turn
-        ? "Your move."
-        : `${toMove.name} (${game.turn}) to move.`;
+        ? (placing ? "Your turn: place a neutral stone on a marked square." : "Your move.")
+        : `${toMove.name} (${game.turn}) to ${placing ? "place a stone" : "move"}.`;
       if (game.deadline_at && (game.time.kind === "correspondence" || game.time.kind === "bank")) {
         status.textContent += ` Move due by ${new Date(game.deadline_at).toLocaleString()}.`;
       }
@@ -274,7 +287,7 @@ export function gamePage(main, [id]) {
           : h("ol", { id: "conditional-list" }, view.lines.map((/** @type {string} */ l) => h("li", {}, h("code", {}, l)))),
         h("div", { class: "row" },
           h("button", { type: "button", class: "secondary", id: "plan-conditional", onclick: () => {
-            sessionStorage.setItem("analysis", JSON.stringify({ board: game.board, symmetry: game.symmetry, moves: game.moves, conditional: { game: game.id, ply: game.ply } }));
+            sessionStorage.setItem("analysis", JSON.stringify({ variant: game.variant, board: game.board, symmetry: game.symmetry, moves: game.moves, conditional: { game: game.id, ply: game.ply } }));
             navigate("/analysis");
           } }, "Plan on the analysis board"),
           view.lines.length ? h("button", { type: "button", class: "secondary", id: "clear-conditional", onclick: async () => {
@@ -326,8 +339,8 @@ export function gamePage(main, [id]) {
     const opponent = game[other];
     try {
       const made = await api("/api/challenges", opponent.engine_level
-        ? { level: opponent.engine_level, board: game.board, symmetry: game.symmetry, color: other }
-        : { opponent: opponent.name, board: game.board, symmetry: game.symmetry, color: other, rated: game.rated, time: game.time });
+        ? { level: opponent.engine_level, variant: game.variant, board: game.board, symmetry: game.symmetry, color: other }
+        : { opponent: opponent.name, variant: game.variant, board: game.board, symmetry: game.symmetry, color: other, rated: game.rated, time: game.time });
       if (made.game) navigate(`/game/${made.game.id}`);
       else toast(`Rematch offered to ${opponent.name}`);
     } catch (error) {
@@ -357,7 +370,7 @@ export function gamePage(main, [id]) {
     viewing = ply;
     drawMoves();
     try {
-      const line = await api("/api/analysis", { board: game.board, symmetry: game.symmetry, moves: game.moves.slice(0, ply) });
+      const line = await api("/api/analysis", { variant: game.variant, board: game.board, symmetry: game.symmetry, moves: game.moves.slice(0, ply) });
       if (viewing === ply) board.set(line.state, { interactive: false });
     } catch (error) {
       toast(/** @type {Error} */ (error).message, "error");
@@ -367,7 +380,7 @@ export function gamePage(main, [id]) {
 
   function openAnalysis() {
     const moves = viewing === null ? game.moves : game.moves.slice(0, viewing);
-    sessionStorage.setItem("analysis", JSON.stringify({ board: game.board, symmetry: game.symmetry, moves }));
+    sessionStorage.setItem("analysis", JSON.stringify({ variant: game.variant, board: game.board, symmetry: game.symmetry, moves }));
     navigate("/analysis");
   }
 
@@ -411,7 +424,9 @@ export function gamePage(main, [id]) {
  */
 function resultText(game) {
   if (!game.winner) {
-    return game.reason === "agreement" ? "Drawn by agreement" : "The game is over";
+    if (game.reason === "agreement") return "Drawn by agreement";
+    if (game.reason === "repetition") return "Drawn by the third repetition of a position";
+    return "The game is over";
   }
   const reason = /** @type {Record<string, string>} */ (REASONS)[game.reason] || "";
   const winner = game.winner === "white" ? "White" : "Black";

@@ -3,7 +3,7 @@
 
 import { dailyPuzzleCard } from "./puzzles.js";
 import { api, ensureUser, currentUser, siteOptions, socket, watchUser, waitingGames } from "./api.js";
-import { h, replace, toast, timeText, spanText } from "./dom.js";
+import { h, replace, toast, timeText, spanText, gameName } from "./dom.js";
 import { navigate } from "./app.js";
 
 /**
@@ -15,6 +15,29 @@ function select(name, options, value) {
   return h("select", { name, id: name }, options.map((o) => h("option", { value: o, selected: o === value }, o)));
 }
 
+/**
+ * The variant chooser of a form: a select of the game's family with a line
+ * saying what the chosen one changes; choosing one sets the form's board
+ * to that variant's own (Crossings: 8x8).
+ * @param {import("./api.js").SiteOptions} offered
+ * @param {string} prefix the form's prefix for element ids
+ */
+function variantChooser(offered, prefix) {
+  const choice = h("select", { name: "variant", id: `${prefix}-variant` },
+    offered.variants.map((v) => h("option", { value: v.name }, v.title)));
+  // The standard game needs no explanation here; a variant says what it changes.
+  const summary = h("p", { class: "muted", id: `${prefix}-variant-summary`, hidden: true });
+  choice.addEventListener("change", () => {
+    const chosen = offered.variants.find((v) => v.name === /** @type {HTMLSelectElement} */ (choice).value);
+    if (!chosen) return;
+    summary.textContent = chosen.summary;
+    summary.hidden = chosen.name === "epaminondas";
+    const board = /** @type {HTMLSelectElement | null} */ (choice.closest("form")?.querySelector("select[name=board]"));
+    if (board) board.value = chosen.default_board;
+  });
+  return [h("label", {}, "Game", choice), summary];
+}
+
 /** @param {HTMLElement} main */
 export function lobbyPage(main) {
   const offered = siteOptions();
@@ -24,6 +47,7 @@ export function lobbyPage(main) {
     h("h2", { id: "computer-title" }, "Play the computer"),
     h("label", {}, `Level (${offered.levels.min} easiest, ${offered.levels.max} strongest)`,
       select("level", levels, "3")),
+    variantChooser(offered, "computer"),
     h("label", {}, "Board (files x ranks)", select("board", offered.boards, offered.default_board)),
     h("label", {}, "Your colour", select("color", offered.colors, "white")),
     h("button", { type: "submit", id: "play-computer" }, "Play"),
@@ -35,6 +59,7 @@ export function lobbyPage(main) {
       await ensureUser();
       const made = await api("/api/challenges", {
         level: Number(form.get("level")),
+        variant: form.get("variant"),
         board: form.get("board"),
         color: form.get("color"),
       });
@@ -48,6 +73,7 @@ export function lobbyPage(main) {
     h("h2", { id: "challenge-title" }, "Challenge a player"),
     h("label", {}, "Opponent (leave empty for an open seek anyone can accept)",
       h("input", { name: "opponent", id: "opponent", autocomplete: "off" })),
+    variantChooser(offered, "challenge"),
     h("label", {}, "Board", select("board", offered.boards, offered.default_board)),
     h("label", {}, "Your colour", select("color", offered.colors, "random")),
     h("label", {}, "Time",
@@ -72,6 +98,7 @@ export function lobbyPage(main) {
     try {
       const made = await api("/api/challenges", {
         opponent: opponent || undefined,
+        variant: form.get("variant"),
         board: form.get("board"),
         color: form.get("color"),
         rated: form.get("rated") === "on",
@@ -162,7 +189,7 @@ function lobbyLists() {
     }
     replace(yourMove, list.map((g) => h("li", { class: "your-turn", "data-game": g.id },
       h("a", { href: `/game/${g.id}` }, `Game ${g.id} against ${g.opponent}`),
-      h("span", { class: "muted" }, `${g.board}, ${timeText(g.time)}`),
+      h("span", { class: "muted" }, `${gameName(g)}${g.board}, ${timeText(g.time)}`),
       g.left_ms === null
         ? h("span", { class: "badge turn" }, "no time limit")
         : h("span", { class: "badge turn" }, g.on_vacation ? "on vacation" : `${spanText(g.left_ms)} left`))));
@@ -179,7 +206,7 @@ function lobbyLists() {
     }
     replace(challenges, list.map((c) => {
       const mine = c.challenger === me.name;
-      const what = `${c.board}, ${timeText(c.time)}, ${c.rated ? "rated" : "unrated"}, challenger plays ${c.color}`;
+      const what = `${gameName(c)}${c.board}, ${timeText(c.time)}, ${c.rated ? "rated" : "unrated"}, challenger plays ${c.color}`;
       const answer = (/** @type {string} */ action) => async () => {
         try {
           const done = await api(`/api/challenges/${c.id}/${action}`, {});
@@ -216,7 +243,7 @@ function lobbyLists() {
       const correspondence = g.time && g.time.kind === "correspondence";
       return h("li", { class: yourTurn ? "your-turn" : "" },
         h("a", { href: `/game/${g.id}` }, `Game ${g.id} against ${opponent}`),
-        h("span", { class: "muted" }, `${g.board}, ${timeText(g.time)}`),
+        h("span", { class: "muted" }, `${gameName(g)}${g.board}, ${timeText(g.time)}`),
         yourTurn
           ? h("span", { class: "badge turn" }, correspondence ? "Your turn (correspondence)" : "Your turn")
           : h("span", { class: "badge" }, "Their turn"));
