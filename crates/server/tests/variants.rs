@@ -173,6 +173,12 @@ async fn stumbling_blocks_begins_with_placements_against_the_computer(
         assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}: {body}");
         assert_eq!(body["code"], "illegal_move", "{refused}: {body}");
     }
+    // A player by mail is told what to do.
+    let (_, reply) = server.pbm(&format!("epaminondas board {id}")).await;
+    assert!(
+        reply.contains("to place a stone (like @d6; 3 left"),
+        "{reply}"
+    );
     let (status, state) = server.post_move(id, &alice, "@d4", Some(0)).await;
     assert_eq!(status, StatusCode::OK, "{state}");
 
@@ -222,6 +228,9 @@ async fn stumbling_blocks_begins_with_placements_against_the_computer(
         .filter(|&c| c == 's')
         .count();
     assert_eq!(stones, 3, "{view}");
+    let (_, reply) = server.pbm(&format!("epaminondas board {id}")).await;
+    assert!(reply.starts_with("Stumbling Blocks board"), "{reply}");
+    assert_eq!(reply.matches('#').count(), 3, "the stones: {reply}");
 }
 
 async fn abanondas_through_the_pbmserv_door(server: &TestServer, _db: &TestDb) {

@@ -15,6 +15,13 @@ fn seat_label(game: &Game, color: Color) -> String {
 /// The status line: whose move, or how the game ended.
 pub fn status_line(game: &Game) -> String {
     match game.status {
+        // Stumbling Blocks opens with the stones' placements.
+        Status::Active if game.position().stones_to_place() > 0 => format!(
+            "Move {}: {} to place a stone (like @d6; {} left to place, shown as #).",
+            game.ply() + 1,
+            seat_label(game, game.turn()),
+            game.position().stones_to_place()
+        ),
         Status::Active => format!(
             "Move {}: {} to play.",
             game.ply() + 1,
@@ -189,8 +196,14 @@ pub fn history(game: &Game) -> String {
 
 /// One line about a game for `games`.
 pub fn summary(game: &Game) -> String {
+    let variant = game.position().variant();
+    let game_name = if variant.is_standard() {
+        String::new()
+    } else {
+        format!("{}, ", variant.title())
+    };
     format!(
-        "board {:>4}  {} vs {}  {}",
+        "board {:>4}  {game_name}{} vs {}  {}",
         game.id,
         seat_label(game, Color::White),
         seat_label(game, Color::Black),
