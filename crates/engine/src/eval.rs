@@ -127,7 +127,12 @@ impl Weights {
     pub fn for_variant(variant: Variant) -> Weights {
         match variant {
             Variant::Epaminondas => Weights::default(),
-            Variant::Crossings => Weights::default(),
+            // 2,000 self-play games at 4,000 nodes a move (docs/strength.md).
+            Variant::Crossings => Weights {
+                values: [
+                    1384, -361, -101, 108, 95, 361, 2012, 0, 521, 103, 2501, -1389, -730, 761,
+                ],
+            },
             Variant::Abanondas => Weights::default(),
             Variant::StumblingBlocks => Weights::default(),
         }
@@ -280,6 +285,24 @@ mod tests {
         // Material counts.
         let up: Position = "3b/4/4/ww2 w".parse().unwrap();
         assert!(evaluate(&up) > 50);
+    }
+
+    #[test]
+    fn each_variant_is_evaluated_with_its_own_weights() {
+        assert_eq!(
+            Weights::for_variant(Variant::Epaminondas),
+            Weights::default()
+        );
+        assert_ne!(Weights::for_variant(Variant::Crossings), Weights::default());
+        // The same pieces weigh differently in Crossings.
+        let standard: Position = "3b/4/4/ww2 w".parse().unwrap();
+        let crossings = standard.with_variant(Variant::Crossings).unwrap();
+        assert_eq!(features(&standard, None), features(&crossings, None));
+        assert_eq!(
+            evaluate(&crossings),
+            evaluate_with(&crossings, &Weights::for_variant(Variant::Crossings))
+        );
+        assert_ne!(evaluate(&crossings), evaluate(&standard));
     }
 
     #[test]
