@@ -121,9 +121,10 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The weights for positions of `variant`: each game of the family has
-    /// its own, fitted by `epaminondas tune` on self-play games of it (see
-    /// docs/strength.md); the standard game's are [`Weights::default`].
+    /// The weights for positions of `variant`: the standard game's
+    /// ([`Weights::default`]) unless weights fitted by `epaminondas tune` on
+    /// the variant's own self-play games beat them in a match (so far those
+    /// of Crossings; docs/strength.md has the matches).
     pub fn for_variant(variant: Variant) -> Weights {
         match variant {
             Variant::Epaminondas => Weights::default(),
@@ -133,7 +134,9 @@ impl Weights {
                     1384, -361, -101, 108, 95, 361, 2012, 0, 521, 103, 2501, -1389, -730, 761,
                 ],
             },
+            // Not fitted yet: self-play games of it end in draws (docs/strength.md).
             Variant::Abanondas => Weights::default(),
+            // Two fits on its own self-play games lost to these (docs/strength.md).
             Variant::StumblingBlocks => Weights::default(),
         }
     }
