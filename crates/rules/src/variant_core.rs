@@ -437,23 +437,30 @@ impl VariantCore {
     }
 
     /// The sidesteps of the runs with `tail` as their tail (section 7.2).
+    /// For each line and step direction the run grows one piece at a time:
+    /// once a square it would step onto is taken, every longer run is
+    /// blocked too.
     fn sidesteps(&self, tail: Square, mover: Color, emit: &mut impl FnMut(Move)) {
         for line in LINES {
-            let diagonal = line.step().0 != 0 && line.step().1 != 0;
             let run_max = self.line_length(Some(tail), line, mover);
-            for run in 2..=run_max {
-                for step_direction in Direction::ALL {
-                    let (df, dr) = step_direction.step();
-                    let along = step_direction == line || step_direction == line.opposite();
-                    if along || (diagonal && df != 0 && dr != 0) {
-                        continue;
+            if run_max < 2 {
+                continue;
+            }
+            let diagonal = line.step().0 != 0 && line.step().1 != 0;
+            for step_direction in Direction::ALL {
+                let (df, dr) = step_direction.step();
+                let along = step_direction == line || step_direction == line.opposite();
+                if along || (diagonal && df != 0 && dr != 0) {
+                    continue;
+                }
+                for piece in 0..run_max {
+                    let target =
+                        step(tail, line, piece).and_then(|sq| sq.offset(step_direction, 1));
+                    if self.cell(target) != Some(Cell::Empty) {
+                        break;
                     }
-                    let open = (0..run).all(|i| {
-                        let square =
-                            step(tail, line, i).and_then(|sq| sq.offset(step_direction, 1));
-                        self.cell(square) == Some(Cell::Empty)
-                    });
-                    if open {
+                    let run = piece + 1;
+                    if run >= 2 {
                         emit(Move::new_sidestep(tail, line, run, step_direction));
                     }
                 }
