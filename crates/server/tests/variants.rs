@@ -88,6 +88,18 @@ async fn a_rated_crossings_game_is_rated_on_its_own_list(server: &TestServer, _d
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(bad["error"].as_str().unwrap().contains("unknown variant"));
+    // A huge name is refused without being echoed back whole.
+    let huge = "x".repeat(6_000);
+    let (status, bad) = server
+        .call(
+            "GET",
+            &format!("/api/leaderboard?variant={huge}"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(bad["error"].as_str().unwrap().len() < 300, "{bad}");
 
     // The record names its variant and reads back as a Crossings game.
     let record = server

@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 use super::views::{game_view, leaderboard_view, profile_view};
 use super::{App, Shared};
-use crate::error::{Error, Result};
-use epaminondas_rules::Variant;
+use crate::error::Result;
+use crate::service::read_variant;
 
 /// The most games an export holds (the newest).
 const EXPORTED: i64 = 10_000;
@@ -36,12 +36,7 @@ struct RatingList {
 }
 
 async fn leaderboard(State(app): Shared, Query(list): Query<RatingList>) -> Result<Json<Value>> {
-    let variant = match list.variant.as_deref() {
-        Some(name) => name
-            .parse::<Variant>()
-            .map_err(|e| Error::invalid(e.to_string()))?,
-        None => Variant::Epaminondas,
-    };
+    let variant = read_variant(list.variant.as_deref())?;
     let rows = app.service.leaderboard(variant).await?;
     Ok(Json(leaderboard_view(variant, &rows)))
 }

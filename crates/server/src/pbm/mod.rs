@@ -20,14 +20,14 @@ mod tournaments;
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use epaminondas_rules::{BoardSize, Color, Variant, excerpt};
+use epaminondas_rules::{BoardSize, Color, excerpt};
 
 use crate::auth::AuthUser;
 use crate::error::{Error, Result};
 use crate::game::{Offer, OfferAction, Seat, TimeControl};
 use crate::mail::{MailKind, MailMode};
 use crate::service::{
-    ChallengeOptions, Created, Numbered, Opponent, RulesText, Service, parse_number,
+    ChallengeOptions, Created, Numbered, Opponent, RulesText, Service, parse_number, read_variant,
 };
 
 /// The reply to `help`.
@@ -985,12 +985,7 @@ impl Door<'_> {
     }
 
     async fn ratings(&self, variant: Option<&str>) -> Result<String> {
-        let variant = match variant {
-            Some(name) => name
-                .parse::<Variant>()
-                .map_err(|e| Error::invalid(e.to_string()))?,
-            None => Variant::Epaminondas,
-        };
+        let variant = read_variant(variant)?;
         let rows = self.service.leaderboard(variant).await?;
         let mut out = format!(
             "{} ratings (Glicko-2: rating and rating deviation)\n",

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use epaminondas_engine::Level;
-use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
+use epaminondas_rules::{BoardSize, Color, ParseVariantError, Position, Symmetry, Variant};
 
 use super::Service;
 use crate::auth::{self, AuthUser};
@@ -94,14 +94,19 @@ pub struct RulesText<'a> {
     pub symmetry: Option<&'a str>,
 }
 
+/// The variant a front door was given by name (default the standard game).
+pub fn read_variant(name: Option<&str>) -> Result<Variant> {
+    name.map_or(Ok(Variant::Epaminondas), |name| {
+        name.parse()
+            .map_err(|e: ParseVariantError| Error::invalid(e.to_string()))
+    })
+}
+
 /// The variant, board and symmetry option a front door was given, checked
 /// together (Stumbling Blocks needs five ranks, for instance).
 pub fn read_rules(text: RulesText<'_>) -> Result<(Variant, BoardSize, Symmetry)> {
     let invalid = |e: &dyn std::fmt::Display| Error::invalid(e.to_string());
-    let variant = match text.variant {
-        Some(name) => name.parse::<Variant>().map_err(|e| invalid(&e))?,
-        None => Variant::Epaminondas,
-    };
+    let variant = read_variant(text.variant)?;
     let size = match text.board {
         Some(board) => board.parse::<BoardSize>().map_err(|e| invalid(&e))?,
         None => variant.default_size(),

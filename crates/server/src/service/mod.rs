@@ -20,7 +20,7 @@ pub use accounts::Session;
 pub use analysis::{AnalysisRun, MAX_ANALYSIS_MS};
 pub use challenges::{
     ChallengeOptions, Created, Numbered, Opponent, RulesText, offered_boards, read_board,
-    read_rules,
+    read_rules, read_variant,
 };
 pub use correspondence::{MAX_VACATION_DAYS, VacationInfo, Waiting};
 pub use events::Hello;
