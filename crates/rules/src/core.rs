@@ -18,7 +18,7 @@ use crate::bits::Bits;
 use crate::lines::{Line, LineTable};
 use crate::moves::{Move, MoveList};
 use crate::zobrist;
-use crate::{BoardSize, Color, Direction, Square, Symmetry};
+use crate::{BoardSize, Color, Direction, Square, Symmetry, Variant};
 
 /// Receives the moves found by the generator: counts them or lists them.
 pub(crate) trait Sink {
@@ -285,7 +285,7 @@ impl Sink for Tactical<'_> {
 
     #[inline(always)]
     fn one(&mut self, mv: Move) {
-        if mv.is_capture() || mv.destination().rank() == self.goal {
+        if mv.is_capture() || mv.reaches_rank(self.goal) {
             self.moves.push(mv);
         }
     }
@@ -326,9 +326,7 @@ struct SymmetryFilter<'a, S, const N: usize, const L: u32> {
 impl<S: Sink, const N: usize, const L: u32> SymmetryFilter<'_, S, N, L> {
     fn check(&mut self, mv: Move) {
         let core = self.core;
-        let dest = Core::<N, L>::index(mv.destination());
-        let on_goal = core.goal[core.turn.index()].contains(dest);
-        if !(on_goal && core.move_creates_symmetry(mv)) {
+        if !(mv.reaches_rank(self.goal) && core.move_creates_symmetry(mv)) {
             self.inner.one(mv);
         }
     }
@@ -480,6 +478,10 @@ pub(crate) struct Core<const N: usize, const L: u32> {
     size: BoardSize,
     turn: Color,
     symmetry: Symmetry,
+    /// Whether runs may sidestep: Abanondas (RULES.md section 7.2), which
+    /// is the standard game plus that one kind of move, and so shares this
+    /// generator (its sidesteps found by [`Core::generate_sidesteps`]).
+    sidesteps: bool,
     hash: u64,
 }
 
@@ -492,8 +494,9 @@ impl<const N: usize, const L: u32> Core<N, L> {
             && usize::from(size.ranks()) * Self::STRIDE <= 64 * N
     }
 
-    /// An empty board of `size` (which must fit).
-    pub(crate) fn empty(size: BoardSize, turn: Color, symmetry: Symmetry) -> Self {
+    /// An empty board of `size` (which must fit), of the standard game or,
+    /// with `sidesteps`, of Abanondas.
+    pub(crate) fn empty(size: BoardSize, turn: Color, symmetry: Symmetry, sidesteps: bool) -> Self {
         debug_assert!(Self::fits(size));
         let files = usize::from(size.files());
         let row = (1u64 << files) - 1;
@@ -514,6 +517,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
             size,
             turn,
             symmetry,
+            sidesteps,
             hash: 0,
         };
         core.hash = core.compute_hash();
@@ -548,6 +552,15 @@ impl<const N: usize, const L: u32> Core<N, L> {
 
     pub(crate) fn symmetry(&self) -> Symmetry {
         self.symmetry
+    }
+
+    /// The game played: the standard one, or Abanondas where runs sidestep.
+    pub(crate) fn variant(&self) -> Variant {
+        if self.sidesteps {
+            Variant::Abanondas
+        } else {
+            Variant::Epaminondas
+        }
     }
 
     pub(crate) fn hash(&self) -> u64 {
@@ -640,11 +653,21 @@ impl<const N: usize, const L: u32> Core<N, L> {
     /// Calls `change` with the side index and bit index of every square
     /// that `mv` by `mover` changes: the `n` rearmost squares of the group
     /// empty, the `n` squares beyond the head fill, and the captured line
-    /// empties.
+    /// empties. A sidestep empties its run's squares and fills the squares
+    /// one step off them.
     #[inline(always)]
     fn each_changed_square(mv: Move, mover: Color, mut change: impl FnMut(usize, usize)) {
         let delta = Self::delta(mv.direction()) as isize;
         let tail = Self::index(mv.tail()) as isize;
+        if let Some(step) = mv.sidestep() {
+            let offset = Self::delta(step) as isize;
+            for i in 0..isize::from(mv.group_size()) {
+                let from = tail + i * delta;
+                change(mover.index(), from as usize);
+                change(mover.index(), (from + offset) as usize);
+            }
+            return;
+        }
         let (k, n, m) = (
             isize::from(mv.group_size()),
             isize::from(mv.distance()),
@@ -732,6 +755,14 @@ impl<const N: usize, const L: u32> Core<N, L> {
                 let (ours, theirs) = (us.count(), them.count());
                 if theirs < ours {
                     return false;
+                }
+                // A sidestep may put several pieces on the goal rank, or
+                // move pieces on it and on other ranks at once, so the
+                // reasoning below (for phalanx moves) does not hold for it;
+                // it captures nothing, so it can leave a symmetric position
+                // only where both sides have as many pieces.
+                if self.sidesteps && theirs == ours {
+                    return true;
                 }
                 let ranks = u32::from(self.size.ranks());
                 let goal = u32::from(self.goal_rank(mover));
@@ -830,6 +861,9 @@ impl<const N: usize, const L: u32> Core<N, L> {
                 };
                 let mut ranks = Survey::default();
                 Self::rank_moves(&mut ranks, &sides, self.size.files());
+                if self.sidesteps {
+                    self.generate_sidesteps(&mut ranks, &sides, color);
+                }
                 survey.0 += ranks.moves.0;
                 survey.1 = survey.1.max(ranks.largest.0);
             }
@@ -918,6 +952,73 @@ impl<const N: usize, const L: u32> Core<N, L> {
         self.generate_direction::<S, false>(sink, &sides, Direction::SouthWest);
         self.generate_direction::<S, true>(sink, &sides, Direction::NorthWest);
         self.generate_horizontal(sink, &sides);
+        if self.sidesteps {
+            self.generate_sidesteps(sink, &sides, self.turn);
+        }
+    }
+
+    /// The sidesteps of `mover` (whose pieces are `sides.us`), ignoring the
+    /// symmetry rule (RULES.md section 7.2): for each line and each
+    /// direction a run on it may step in, the pieces whose square one step
+    /// away is empty, and among them the tails of runs of 2, 3, ... such
+    /// pieces, each set the last one and its shift one square along the
+    /// line. A counting sink takes each set's size; the sidesteps that put
+    /// a piece on `mover`'s goal rank go one by one where the sink wants
+    /// them so (the symmetry filter) or wants only them (tactical moves).
+    #[inline(never)]
+    fn generate_sidesteps<S: Sink>(&self, sink: &mut S, sides: &Sides<N>, mover: Color) {
+        if !S::QUIET {
+            return;
+        }
+        let goal = self.goal_rank(mover);
+        let goal_only = sink.quiet_goal(Direction::North).is_some();
+        let goal_one_by_one = sink.each_move_on_rank(u32::from(goal));
+        let ranks = i32::from(self.size.ranks());
+        for (line, steps) in SIDESTEPS {
+            let along = Self::delta(line);
+            // A set shifted so that the square one step along the line
+            // lands on its own: never off the board onto another board
+            // square (the padding file ends each rank).
+            let next = |x: Bits<N>| x.shift(-along);
+            for &step in steps {
+                let free = sides.us & sides.empty.shift(-Self::delta(step));
+                let mut tails = free & next(free);
+                let mut run: u8 = 2;
+                while tails.any() {
+                    // The rank a tail of this run needs for a piece of the
+                    // run to land on the goal rank: the head lands highest
+                    // (the lines run upwards or along a rank), the tail
+                    // lowest.
+                    let tail_rank = match mover {
+                        Color::White => {
+                            i32::from(goal) - line.step().1 * i32::from(run - 1) - step.step().1
+                        }
+                        Color::Black => i32::from(goal) - step.step().1,
+                    };
+                    let near = if (0..ranks).contains(&tail_rank) {
+                        let r = tail_rank as usize;
+                        tails & Bits::range(r << L, (r + 1) << L)
+                    } else {
+                        Bits::EMPTY
+                    };
+                    let each = |sink: &mut S, set: Bits<N>| {
+                        for tail in set.iter() {
+                            sink.one(Move::new_sidestep(square_of::<L>(tail), line, run, step));
+                        }
+                    };
+                    if S::LISTS {
+                        each(sink, if goal_only { near } else { tails });
+                    } else if goal_one_by_one {
+                        each(sink, near);
+                        sink.add(u64::from(tails.and_not(near).count()));
+                    } else {
+                        sink.add(u64::from(tails.count()));
+                    }
+                    tails = tails & next(tails);
+                    run += 1;
+                }
+            }
+        }
     }
 
     /// The moves along the ranks, east and west, a word of ranks at a time.
@@ -1213,6 +1314,9 @@ impl<const N: usize, const L: u32> Core<N, L> {
         if self.mover_has_crossed() {
             return false;
         }
+        if let Some(step) = mv.sidestep() {
+            return self.is_legal_sidestep(mv, step);
+        }
         let delta = Self::delta(mv.direction()) as isize;
         let us = self.pieces[self.turn.index()];
         let them = self.pieces[(!self.turn).index()];
@@ -1248,7 +1352,55 @@ impl<const N: usize, const L: u32> Core<N, L> {
         let touches_goal = self.goal[self.turn.index()].contains(dest as usize);
         !(touches_goal && self.move_creates_symmetry(mv))
     }
+
+    /// [`Core::is_legal`] for a sidestep that steps in `step`: a run of
+    /// friendly pieces along one of the four lines, named from its tail,
+    /// stepping in a direction its line allows onto empty squares, and not
+    /// leaving a symmetry the rule forbids.
+    fn is_legal_sidestep(&self, mv: Move, step: Direction) -> bool {
+        let Some((_, steps)) = SIDESTEPS.iter().find(|(line, _)| *line == mv.direction()) else {
+            return false;
+        };
+        if !self.sidesteps || !steps.contains(&step) || !self.size.contains(mv.tail()) {
+            return false;
+        }
+        let us = self.pieces[self.turn.index()];
+        let empty = self.board.and_not(us | self.pieces[(!self.turn).index()]);
+        let (along, offset) = (Self::delta(mv.direction()), Self::delta(step));
+        let tail = Self::index(mv.tail()) as i32;
+        let within = |i: i32| (0..(64 * N) as i32).contains(&i);
+        let runs_and_lands = (0..i32::from(mv.group_size())).all(|k| {
+            let from = tail + k * along;
+            within(from)
+                && us.contains(from as usize)
+                && within(from + offset)
+                && empty.contains((from + offset) as usize)
+        });
+        runs_and_lands
+            && !(mv.reaches_rank(self.goal_rank(self.turn)) && self.move_creates_symmetry(mv))
+    }
 }
+
+/// The four lines a sidestepping run may lie on, each named by the
+/// direction from its tail (the end on the lower rank, or on a rank the
+/// western end) to its other end, with the directions its pieces may step
+/// in: off a rank or a file any of the six not along it, off a diagonal
+/// only the four orthogonal ones (RULES.md section 7.2).
+const SIDESTEPS: [(Direction, &[Direction]); 4] = {
+    use Direction::*;
+    [
+        (
+            East,
+            &[North, NorthEast, NorthWest, South, SouthEast, SouthWest],
+        ),
+        (
+            North,
+            &[East, NorthEast, SouthEast, West, NorthWest, SouthWest],
+        ),
+        (NorthEast, &[North, East, South, West]),
+        (NorthWest, &[North, East, South, West]),
+    ]
+};
 
 /// A position perft can walk: what [`perft`] needs of a generator.
 pub(crate) trait Walk {

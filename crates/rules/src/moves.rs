@@ -166,6 +166,20 @@ impl Move {
         }
     }
 
+    /// Whether a moving piece lands on `rank` (a placement's stone never
+    /// counts): the rank of the head's landing square for a phalanx move,
+    /// which lands furthest along its line, and of either end's for a
+    /// sidestep, whose run spans its ranks from end to end.
+    #[inline(always)]
+    pub(crate) fn reaches_rank(self, rank: u8) -> bool {
+        if self.is_phalanx_move() {
+            self.destination().rank() == rank
+        } else {
+            !self.is_placement()
+                && (self.destination().rank() == rank || self.tail_destination().rank() == rank)
+        }
+    }
+
     /// Where the tail lands (the square the rear-piece notation names).
     pub fn tail_destination(self) -> Square {
         self.stepped(self.along(self.distance()))

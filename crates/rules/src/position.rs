@@ -36,7 +36,8 @@ enum Repr {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 enum Other {
     Large(LargeCore),
-    /// Every variant but the standard game, on any board.
+    /// Crossings and Stumbling Blocks, on any board. (Abanondas, the
+    /// standard game with sidesteps, is played on the bitboard layouts.)
     Variant(VariantCore),
 }
 
@@ -199,6 +200,9 @@ impl Position {
         if !setup.stones.is_empty() && variant != Variant::StumblingBlocks {
             return Err(PositionError::StonesInVariant(variant));
         }
+        if variant == Variant::Abanondas {
+            return Position::from_bitboard_setup(setup, symmetry, true);
+        }
         if setup.stones.len() > usize::from(STONES) {
             return Err(PositionError::TooManyStones(setup.stones.len()));
         }
@@ -240,11 +244,23 @@ impl Position {
         if !setup.stones.is_empty() {
             return Err(PositionError::StonesInVariant(Variant::Epaminondas));
         }
+        Position::from_bitboard_setup(setup, symmetry, false)
+    }
+
+    /// Builds a position of the standard game or, with `sidesteps`, of
+    /// Abanondas on the smallest bitboard layout that fits (the setup has
+    /// no stones).
+    fn from_bitboard_setup(
+        setup: &Setup,
+        symmetry: Symmetry,
+        sidesteps: bool,
+    ) -> Result<Position, PositionError> {
         fn fill<const N: usize, const L: u32>(
             setup: &Setup,
             symmetry: Symmetry,
+            sidesteps: bool,
         ) -> Result<Core<N, L>, PositionError> {
-            let mut core = Core::empty(setup.size, setup.turn, symmetry);
+            let mut core = Core::empty(setup.size, setup.turn, symmetry, sidesteps);
             for &(square, color) in &setup.pieces {
                 if !setup.size.contains(square) {
                     return Err(PositionError::OffBoard {
@@ -260,9 +276,9 @@ impl Position {
             Ok(core)
         }
         Ok(Position(if SmallCore::fits(setup.size) {
-            Repr::Small(fill(setup, symmetry)?)
+            Repr::Small(fill(setup, symmetry, sidesteps)?)
         } else {
-            Repr::Other(Box::new(Other::Large(fill(setup, symmetry)?)))
+            Repr::Other(Box::new(Other::Large(fill(setup, symmetry, sidesteps)?)))
         }))
     }
 
@@ -289,10 +305,7 @@ impl Position {
 
     /// The variant the position is played under.
     pub fn variant(&self) -> Variant {
-        match &self.0 {
-            Repr::Other(other) if let Other::Variant(core) = &**other => core.variant(),
-            _ => Variant::Epaminondas,
-        }
+        with_core!(self, c => c.variant())
     }
 
     /// The neutral stones' squares (Stumbling Blocks; none in the other

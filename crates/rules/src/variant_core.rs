@@ -1,12 +1,13 @@
-//! The position and move generator of the variants (RULES.md section 7):
-//! Crossings, Abanondas and Stumbling Blocks.
+//! The position and move generator of two variants (RULES.md section 7):
+//! Crossings and Stumbling Blocks.
 //!
 //! The standard game keeps its bitboard [`crate::core::Core`], tuned for
-//! speed; the variants, played far less, are kept square by square here,
+//! speed, and so does Abanondas, which only adds sidesteps to it; Crossings
+//! and Stumbling Blocks, played far less, are kept square by square here,
 //! where each rule of section 7 is one plain test in the generator. The
 //! generator serves every question a [`crate::Position`] answers (listing,
-//! counting, surveying, checking one move), so the variants' rules live in
-//! this one place. A test checks that, asked to play the standard game, it
+//! counting, surveying, checking one move), so these two variants' rules
+//! live in this one place. A test checks that, asked to play the standard game, it
 //! agrees with the bitboard core.
 
 use crate::moves::{Move, MoveList};
@@ -22,9 +23,7 @@ enum Cell {
     Stone,
 }
 
-/// The four directions of a line, each line counted once: the direction
-/// from a sidestepping run's tail (its end with the lower rank, or on a
-/// rank the lower file) to its other end.
+/// The four directions of a line, each line counted once.
 const LINES: [Direction; 4] = [
     Direction::East,
     Direction::North,
@@ -68,6 +67,10 @@ impl VariantCore {
         turn: Color,
         symmetry: Symmetry,
     ) -> Self {
+        debug_assert!(
+            variant != Variant::Abanondas,
+            "Abanondas is played on the bitboard core"
+        );
         let mut core = VariantCore {
             variant,
             size,
@@ -247,13 +250,6 @@ impl VariantCore {
         for square in mv.captured_squares() {
             change(Cell::Piece(!mover), square);
         }
-        if mv.sidestep().is_some() {
-            for (from, to) in mv.group_squares().zip(mv.landing_squares()) {
-                change(mine, from);
-                change(mine, to);
-            }
-            return;
-        }
         let vacated = mv.group_squares().take(usize::from(mv.distance()));
         let taken = mv
             .landing_squares()
@@ -372,9 +368,6 @@ impl VariantCore {
                 continue;
             }
             self.phalanx_moves(tail, mover, &mut emit);
-            if self.variant == Variant::Abanondas {
-                self.sidesteps(tail, mover, &mut emit);
-            }
         }
     }
 
@@ -434,38 +427,6 @@ impl VariantCore {
             length += 1;
         }
         length
-    }
-
-    /// The sidesteps of the runs with `tail` as their tail (section 7.2).
-    /// For each line and step direction the run grows one piece at a time:
-    /// once a square it would step onto is taken, every longer run is
-    /// blocked too.
-    fn sidesteps(&self, tail: Square, mover: Color, emit: &mut impl FnMut(Move)) {
-        for line in LINES {
-            let run_max = self.line_length(Some(tail), line, mover);
-            if run_max < 2 {
-                continue;
-            }
-            let diagonal = line.step().0 != 0 && line.step().1 != 0;
-            for step_direction in Direction::ALL {
-                let (df, dr) = step_direction.step();
-                let along = step_direction == line || step_direction == line.opposite();
-                if along || (diagonal && df != 0 && dr != 0) {
-                    continue;
-                }
-                for piece in 0..run_max {
-                    let target =
-                        step(tail, line, piece).and_then(|sq| sq.offset(step_direction, 1));
-                    if self.cell(target) != Some(Cell::Empty) {
-                        break;
-                    }
-                    let run = piece + 1;
-                    if run >= 2 {
-                        emit(Move::new_sidestep(tail, line, run, step_direction));
-                    }
-                }
-            }
-        }
     }
 
     #[inline(never)]

@@ -78,6 +78,8 @@ struct Stats {
     sidesteps: usize,
     placements: usize,
     symmetry_refusals: usize,
+    /// Sidesteps the symmetry rule refused (Abanondas).
+    sidestep_refusals: usize,
     frozen_positions: usize,
 }
 
@@ -149,7 +151,12 @@ fn check(pos: &Position, stats: &mut Stats) -> Vec<String> {
         }
     }
     if symmetry != Symmetry::Off {
-        stats.symmetry_refusals += board.moves(Symmetry::Off).len() - expected.len();
+        let unruled = board.moves(Symmetry::Off);
+        stats.symmetry_refusals += unruled.len() - expected.len();
+        stats.sidestep_refusals += unruled
+            .iter()
+            .filter(|step| step.key.contains('~') && !expected.contains_key(&step.key))
+            .count();
     }
     if pos.count_legal_moves() != moves.len() as u64 {
         errors.push(format!(
@@ -267,11 +274,16 @@ fn random_setup(rng: &mut Rng, variant: Variant) -> (Setup, Symmetry) {
             }
         }
         // Then step one of the mover's pieces on its goal rank back, so
-        // that stepping it forward again restores the pattern.
+        // that stepping it forward again restores the pattern; in
+        // Abanondas, half the time, sidestep a run of two holding such a
+        // piece instead, so that the sidestep back restores it.
         let (goal, back) = match turn {
             Color::White => (ranks - 1, ranks - 2),
             Color::Black => (0, 1),
         };
+        if variant == Variant::Abanondas && rng.chance(0.5) {
+            sidestep_off_goal(rng, &mut cells, (files, ranks), turn, goal);
+        }
         let on_goal: Vec<usize> = (0..files)
             .filter(|&f| cells[goal * files + f] == Cell::Piece(turn))
             .filter(|&f| cells[back * files + f] == Cell::Empty)
@@ -308,6 +320,69 @@ fn random_setup(rng: &mut Rng, variant: Variant) -> (Setup, Symmetry) {
     )
 }
 
+/// Moves a random run of two of `mover`'s pieces, one of them on the goal
+/// rank `goal`, one sidestep onto empty squares (if there is such a run),
+/// so that the sidestep back puts a piece on the goal rank again.
+fn sidestep_off_goal(
+    rng: &mut Rng,
+    cells: &mut [Cell],
+    (files, ranks): (usize, usize),
+    mover: Color,
+    goal: usize,
+) {
+    let at = |f: i32, r: i32| {
+        ((0..files as i32).contains(&f) && (0..ranks as i32).contains(&r))
+            .then(|| r as usize * files + f as usize)
+    };
+    let orthogonal = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+    let all = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ];
+    let mut candidates = Vec::new();
+    for f in 0..files as i32 {
+        let g = goal as i32;
+        if at(f, g).map(|i| cells[i]) != Some(Cell::Piece(mover)) {
+            continue;
+        }
+        for (lf, lr) in all {
+            let Some(other) = at(f + lf, g + lr).filter(|&i| cells[i] == Cell::Piece(mover)) else {
+                continue;
+            };
+            let steps: &[(i32, i32)] = if lf != 0 && lr != 0 {
+                &orthogonal
+            } else {
+                &all
+            };
+            for &(sf, sr) in steps {
+                if (sf, sr) == (lf, lr) || (sf, sr) == (-lf, -lr) {
+                    continue;
+                }
+                let targets = [at(f + sf, g + sr), at(f + lf + sf, g + lr + sr)];
+                if let [Some(a), Some(b)] = targets
+                    && cells[a] == Cell::Empty
+                    && cells[b] == Cell::Empty
+                {
+                    candidates.push([(at(f, g).expect("on the board"), a), (other, b)]);
+                }
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return;
+    }
+    for (from, to) in *rng.pick(&candidates) {
+        cells[from] = Cell::Empty;
+        cells[to] = Cell::Piece(mover);
+    }
+}
+
 const VARIANTS: [Variant; 3] = [
     Variant::Crossings,
     Variant::Abanondas,
@@ -342,6 +417,7 @@ fn random_positions_agree_with_the_reference() {
     assert!(stats.sidesteps > 1_000, "{stats:?}");
     assert!(stats.placements > 1_000, "{stats:?}");
     assert!(stats.symmetry_refusals > 10, "{stats:?}");
+    assert!(stats.sidestep_refusals > 5, "{stats:?}");
     assert!(stats.frozen_positions > 50, "{stats:?}");
 }
 
