@@ -124,7 +124,7 @@ impl Weights {
     /// The weights for positions of `variant`: the standard game's
     /// ([`Weights::default`]) unless weights fitted by `epaminondas tune` on
     /// the variant's own self-play games beat them in a match (so far those
-    /// of Crossings; docs/strength.md has the matches).
+    /// of Crossings and Abanondas; docs/strength.md has the matches).
     pub fn for_variant(variant: Variant) -> Weights {
         match variant {
             Variant::Epaminondas => Weights::default(),
@@ -134,11 +134,38 @@ impl Weights {
                     1384, -361, -101, 108, 95, 361, 2012, 0, 521, 103, 2501, -1389, -730, 761,
                 ],
             },
-            // Not fitted yet: self-play games of it end in draws (docs/strength.md).
-            Variant::Abanondas => Weights::default(),
+            // 662 self-play games at 20,000 nodes a move with repetitions
+            // scored (docs/strength.md).
+            Variant::Abanondas => Weights {
+                values: [332, -58, -1, 17, 8, 294, 492, 0, 69, 1, -7, 291, 23, -11],
+            },
             // Two fits on its own self-play games lost to these (docs/strength.md).
             Variant::StumblingBlocks => Weights::default(),
         }
+    }
+
+    /// Reads weights written as `tune` prints them: [`TERMS`] integers
+    /// separated by commas (brackets and spaces allowed), in the order of
+    /// [`TERM_LIST`]. The error says what is wrong.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
+        let values: Vec<i32> = inner
+            .split(',')
+            .map(|word| {
+                let word = word.trim();
+                word.parse::<i32>()
+                    .ok()
+                    .filter(|v| v.abs() <= 1_000_000)
+                    .ok_or_else(|| {
+                        let shown: String = word.chars().take(20).collect();
+                        format!("'{shown}' is not a weight (an integer of at most 1000000)")
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        let values: [i32; TERMS] = values
+            .try_into()
+            .map_err(|v: Vec<i32>| format!("{TERMS} weights are needed, not {}", v.len()))?;
+        Ok(Weights { values })
     }
 
     /// The worth of capturing a piece, in the evaluation's unit, for
@@ -306,6 +333,27 @@ mod tests {
             evaluate_with(&crossings, &Weights::for_variant(Variant::Crossings))
         );
         assert_ne!(evaluate(&crossings), evaluate(&standard));
+        let abanondas = standard.with_variant(Variant::Abanondas).unwrap();
+        assert_eq!(
+            evaluate(&abanondas),
+            evaluate_with(&abanondas, &Weights::for_variant(Variant::Abanondas))
+        );
+        assert_ne!(evaluate(&abanondas), evaluate(&standard));
+    }
+
+    #[test]
+    fn weights_read_as_tune_prints_them() {
+        let text = format!("{:?}", Weights::default().values);
+        assert_eq!(Weights::parse(&text), Ok(Weights::default()));
+        assert_eq!(
+            Weights::parse("1,2"),
+            Err("14 weights are needed, not 2".to_owned())
+        );
+        let error = Weights::parse(&format!("{},2", "9".repeat(40))).unwrap_err();
+        assert!(
+            error.contains("is not a weight") && error.len() < 80,
+            "{error}"
+        );
     }
 
     #[test]

@@ -105,11 +105,19 @@ pub struct Features {
     /// ([`Weights::for_variant`]); off, every variant is evaluated with the
     /// standard game's weights.
     pub variant_weights: bool,
+    /// Repetitions: a position that occurred before, on the search path or
+    /// in the game since its last capture ([`Engine::set_history`]), is
+    /// scored as a draw, worth [`Engine::set_contempt`] less than nothing
+    /// to the side the engine plays. No variant ends a game on a repeated
+    /// position but Crossings (on the third), so a repetition is no draw
+    /// by the rules; it marks a line that makes no progress, which a side
+    /// that wants more than a draw should leave.
+    pub repetition: bool,
 }
 
 impl Features {
     /// The protocol names of the features, as `setoption` takes them.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "LMR",
         "NullMove",
         "Aspiration",
@@ -117,6 +125,7 @@ impl Features {
         "LMP",
         "LazyEval",
         "VariantWeights",
+        "Repetition",
     ];
 
     /// The switch of the feature called `name` (case-insensitive, one of
@@ -130,6 +139,7 @@ impl Features {
             "lmp" => &mut self.late_move_pruning,
             "lazyeval" => &mut self.lazy_eval,
             "variantweights" => &mut self.variant_weights,
+            "repetition" => &mut self.repetition,
             _ => return None,
         })
     }
@@ -160,6 +170,7 @@ impl Default for Features {
             late_move_pruning: true,
             lazy_eval: false,
             variant_weights: true,
+            repetition: false,
         }
     }
 }
@@ -199,6 +210,15 @@ pub struct Engine {
     pub features: Features,
     /// How many best lines the main thread searches (1 normally).
     multipv: usize,
+    /// The hashes of the game's positions before the one searched, since
+    /// its last capture (see [`Features::repetition`]).
+    history: Vec<u64>,
+    /// What a repetition costs the side to move at the root, in hundredths
+    /// of a piece (see [`Features::repetition`]).
+    contempt: i32,
+    /// Evaluation weights to use instead of the variant's (for trying a
+    /// fit in a match without building the engine again).
+    weights: Option<Weights>,
 }
 
 impl Engine {
@@ -211,7 +231,37 @@ impl Engine {
             memories: vec![ThreadMemory::new()],
             features: Features::default(),
             multipv: 1,
+            history: Vec::new(),
+            contempt: 0,
+            weights: None,
         }
+    }
+
+    /// Sets the evaluation weights used in every variant instead of
+    /// [`Weights::for_variant`]'s (`None`: back to those).
+    pub fn set_weights(&mut self, weights: Option<Weights>) {
+        self.weights = weights;
+    }
+
+    /// Sets the hashes ([`Position::zobrist_hash`]) of the game's positions
+    /// before the next one searched, oldest first, since the game's last
+    /// capture (earlier ones cannot recur): with [`Features::repetition`],
+    /// the search scores a return to one of them as a draw.
+    pub fn set_history(&mut self, hashes: Vec<u64>) {
+        self.history = hashes;
+    }
+
+    /// Sets what a repetition is worth to the side the engine plays, in
+    /// hundredths of a piece below a draw (see [`Features::repetition`]):
+    /// with a positive contempt the engine plays on rather than repeat,
+    /// unless every other move looks worse by more than that.
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.contempt = contempt;
+    }
+
+    /// What a repetition costs the side the engine plays.
+    pub fn contempt(&self) -> i32 {
+        self.contempt
     }
 
     /// Sets how many best lines a search finds (at least 1): each iteration
@@ -281,16 +331,19 @@ impl Engine {
         // Set when the main thread is done, to end the helpers' searches.
         let done = AtomicBool::new(false);
         let helper_nodes = AtomicU64::new(0);
-        let weights = if self.features.variant_weights {
-            Weights::for_variant(pos.variant())
-        } else {
-            Weights::default()
+        let weights = match self.weights {
+            Some(weights) => weights,
+            None if self.features.variant_weights => Weights::for_variant(pos.variant()),
+            None => Weights::default(),
         };
         let Engine {
             tt,
             memories,
             features,
             multipv,
+            history,
+            contempt,
+            weights: _,
         } = self;
         let (main_memory, helper_memories) = memories
             .split_first_mut()
@@ -306,6 +359,8 @@ impl Engine {
             deadline,
             start,
             multipv: (*multipv).min(legal.len()),
+            history,
+            contempt: *contempt,
         };
         let (mut result, main_nodes) = std::thread::scope(|scope| {
             for (i, memory) in helper_memories.iter_mut().enumerate() {
@@ -348,6 +403,10 @@ struct Shared<'a> {
     start: Instant,
     /// Lines the main thread searches (at most the root's legal moves).
     multipv: usize,
+    /// [`Engine::set_history`].
+    history: &'a [u64],
+    /// [`Engine::set_contempt`].
+    contempt: i32,
 }
 
 /// The state of one search thread.
@@ -373,6 +432,10 @@ struct Search<'a> {
     seldepth: usize,
     /// Root moves left out of this root search (the lines found already).
     excluded: Vec<Move>,
+    /// The hash and piece count of each position on the search path above
+    /// the node searched, the root first (kept with
+    /// [`Features::repetition`] only).
+    path: Vec<(u64, u32)>,
 }
 
 impl<'a> Search<'a> {
@@ -396,6 +459,7 @@ impl<'a> Search<'a> {
             extension_limit: 0,
             seldepth: 0,
             excluded: Vec::new(),
+            path: Vec::with_capacity(MAX_PLY),
         }
     }
 
@@ -646,7 +710,51 @@ impl Search<'_> {
         }
     }
 
-    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// The score of the position after `ply` plies, searched `depth` plies
+    /// deep within the window; with [`Features::repetition`] a position
+    /// seen before scores as a draw ([`Search::repetition_score`]).
+    fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.shared.features.repetition {
+            return self.negamax_node(depth, alpha, beta, ply);
+        }
+        let key = self.pos.zobrist_hash();
+        let pieces = self.pos.count(Color::White) + self.pos.count(Color::Black);
+        if ply > 0 && self.repeats(key, pieces) {
+            return self.repetition_score(ply);
+        }
+        self.path.push((key, pieces));
+        let score = self.negamax_node(depth, alpha, beta, ply);
+        self.path.pop();
+        score
+    }
+
+    /// Whether the position with `key` and `pieces` pieces occurred before,
+    /// on the path or in the game. A capture cannot be undone, so the look
+    /// back ends where the number of pieces changes.
+    fn repeats(&self, key: u64, pieces: u32) -> bool {
+        for &(earlier, count) in self.path.iter().rev() {
+            if count != pieces {
+                return false;
+            }
+            if earlier == key {
+                return true;
+            }
+        }
+        self.shared.history.contains(&key)
+    }
+
+    /// A repetition's score for the side to move `ply` plies below the
+    /// root: a draw, less the contempt for the root's side, plus it for
+    /// the other.
+    fn repetition_score(&self, ply: usize) -> i32 {
+        if ply % 2 == 0 {
+            -self.shared.contempt
+        } else {
+            self.shared.contempt
+        }
+    }
+
+    fn negamax_node(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if let Some(score) = self.decided(ply) {
             return score;
         }

@@ -7,7 +7,7 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval`, and `VariantWeights` (the variant's own evaluation weights) (`true`/`false`, see [`crate::search::Features`]) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval`, `VariantWeights` (the variant's own evaluation weights) and `Repetition` (a repeated position scores as a draw) (`true`/`false`, see [`crate::search::Features`]), `Contempt` (-1000 to 1000 hundredths of a piece: what a repetition costs the engine's side), `Weights` (14 evaluation weights as `tune` prints them, used in every variant; `default` for the variant's own) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D seldepth SD multipv K score S nodes N nps R hashfull H time MS pv M...` per iteration (and line), then `bestmove M` (`bestmove none` without legal moves) |
@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 
 use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
 
+use crate::eval::Weights;
 use crate::level::Level;
 use crate::limits::{Clock, Limits};
 use crate::score;
@@ -80,6 +81,9 @@ pub struct Ugi<W: Write + Send + 'static> {
     variant: Variant,
     level: Level,
     position: Position,
+    /// The hashes of the positions before `position` since the game's last
+    /// capture, oldest first, for the search's repetition check.
+    history: Vec<u64>,
     running: Option<Running>,
 }
 
@@ -94,6 +98,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
             variant: Variant::Epaminondas,
             level: Level::MAX,
             position: Position::standard(),
+            history: Vec::new(),
             running: None,
         }
     }
@@ -228,6 +233,8 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 self.say(&format!(
                     "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
                 ));
+                self.say("option name Contempt type spin default 0 min -1000 max 1000");
+                self.say("option name Weights type string default default");
                 let defaults = Features::default();
                 for feature in Features::NAMES {
                     let on = defaults.get(feature).unwrap_or(false);
@@ -240,6 +247,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 self.finish_search();
                 self.lock_engine().clear();
                 self.position = self.start();
+                self.history.clear();
             }
             "setoption" => {
                 if let Err(message) = self.set_option(args) {
@@ -308,12 +316,14 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 let size = value.parse::<BoardSize>().map_err(|e| e.to_string())?;
                 self.position = Position::new_variant(self.variant, size, self.symmetry)
                     .map_err(|e| e.to_string())?;
+                self.history.clear();
                 self.board = size;
             }
             "variant" => {
                 let variant = value.parse::<Variant>().map_err(|e| e.to_string())?;
                 self.position = Position::new_variant(variant, self.board, self.symmetry)
                     .map_err(|e| e.to_string())?;
+                self.history.clear();
                 self.variant = variant;
             }
             "symmetry" => {
@@ -327,6 +337,15 @@ impl<W: Write + Send + 'static> Ugi<W> {
                     return Err(format!("MultiPV must be 1 to {MAX_MULTIPV}, not '{value}'"));
                 }
             },
+            "contempt" => match parse::<i32>(value).filter(|c| (-1000..=1000).contains(c)) {
+                Some(contempt) => self.lock_engine().set_contempt(contempt),
+                None => return Err(format!("Contempt must be -1000 to 1000, not '{value}'")),
+            },
+            "weights" if value == "default" => self.lock_engine().set_weights(None),
+            "weights" => {
+                let weights = Weights::parse(value).map_err(|e| format!("Weights: {e}"))?;
+                self.lock_engine().set_weights(Some(weights));
+            }
             "level" => match parse::<u8>(value).and_then(Level::new) {
                 Some(level) => self.level = level,
                 None => return Err(format!("Level must be 1 to 10, not '{value}'")),
@@ -370,13 +389,24 @@ impl<W: Write + Send + 'static> Ugi<W> {
             },
             _ => return self.error("position needs 'startpos' or 'fen TEXT', then 'moves ...'"),
         };
+        let mut history = Vec::new();
         for text in args.iter().skip(moves_at + 1) {
             match pos.parse_move(text) {
-                Ok(mv) => pos.play_unchecked(mv),
+                Ok(mv) => {
+                    // A capture (or a stone placed) is never undone: the
+                    // positions before it cannot recur.
+                    if mv.is_capture() || mv.is_placement() {
+                        history.clear();
+                    } else {
+                        history.push(pos.zobrist_hash());
+                    }
+                    pos.play_unchecked(mv);
+                }
                 Err(e) => return self.error(&format!("bad move: {e}")),
             }
         }
         self.position = pos;
+        self.history = history;
     }
 
     fn go(&mut self, args: &[&str]) {
@@ -416,16 +446,18 @@ impl<W: Write + Send + 'static> Ugi<W> {
         });
         let infinite = limits == Limits::default();
         let stop = Arc::new(AtomicBool::new(false));
-        let (engine, out, pos) = (
+        let (engine, out, pos, history) = (
             Arc::clone(&self.engine),
             Arc::clone(&self.out),
             self.position.clone(),
+            self.history.clone(),
         );
         let flag = Arc::clone(&stop);
         let done = Arc::new(AtomicBool::new(false));
         let finished = Arc::clone(&done);
         let thread = std::thread::spawn(move || {
             let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+            engine.set_history(history);
             let result = engine.search(&pos, &limits, &flag, |info| {
                 let ms = info.elapsed.as_millis().max(1);
                 let nps = u128::from(info.nodes) * 1000 / ms;

@@ -178,3 +178,44 @@ fn features_switch_by_their_protocol_names() {
     // Null move is off by default (docs/strength.md).
     assert_eq!(Features::default().get("NullMove"), Some(false));
 }
+
+#[test]
+fn a_repetition_scores_as_a_draw_less_the_contempt() {
+    // The engine's choice from a quiet 6x6 position, then the same search
+    // told that the position after that choice occurred earlier in the
+    // game: with repetitions scored, and a contempt larger than any
+    // evaluation here, the choice changes; without, it does not.
+    let pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
+    let limits = Limits::depth(3);
+    let stop = AtomicBool::new(false);
+    let first = Engine::new(8)
+        .search(&pos, &limits, &stop, |_| {})
+        .best
+        .unwrap();
+    let mut after = pos.clone();
+    after.play(first).unwrap();
+    let searched = |repetition: bool| {
+        let mut engine = Engine::new(8);
+        engine.features.repetition = repetition;
+        engine.set_contempt(900);
+        engine.set_history(vec![after.zobrist_hash()]);
+        engine.search(&pos, &limits, &stop, |_| {})
+    };
+    assert_eq!(searched(false).best, Some(first));
+    let result = searched(true);
+    assert_ne!(result.best, Some(first));
+    assert!(
+        result.score > -900,
+        "another move beats the repetition: {result:?}"
+    );
+    // The history is the game's: a repetition on the search path counts too,
+    // and a position never seen does not.
+    let mut engine = Engine::new(8);
+    engine.features.repetition = true;
+    engine.set_contempt(900);
+    engine.set_history(vec![pos.zobrist_hash() ^ 1]);
+    assert_eq!(
+        engine.search(&pos, &limits, &stop, |_| {}).best,
+        Some(first)
+    );
+}

@@ -123,6 +123,9 @@ fn bad_input_is_reported_and_changes_nothing() {
          setoption name Nope value 3\n\
          setoption Hash 3\n\
          setoption name Board value 3x3\n\
+         setoption name Contempt value 5000\n\
+         setoption name Weights value 1,2,3\n\
+         setoption name Weights value 1,2,3,4,5,6,7,8,9,10,11,12,13,x\n\
          query\n\
          perft 0\n\
          frobnicate the engine\n\
@@ -134,7 +137,14 @@ fn bad_input_is_reported_and_changes_nothing() {
         .iter()
         .filter(|l| l.starts_with("info string error "))
         .count();
-    assert_eq!(errors, 12, "{lines:#?}");
+    assert_eq!(errors, 15, "{lines:#?}");
+    let said = |text: &str| lines.iter().any(|l| l.contains(text));
+    assert!(
+        said("Contempt must be -1000 to 1000, not '5000'"),
+        "{lines:#?}"
+    );
+    assert!(said("Weights: 14 weights are needed, not 3"), "{lines:#?}");
+    assert!(said("Weights: 'x' is not a weight"), "{lines:#?}");
     // The bad move left the position as it was: White still to move.
     assert!(lines.contains(&"response true".to_owned()));
     assert_eq!(lines.last().map(String::as_str), Some("readyok"));
@@ -352,4 +362,41 @@ fn eval_prints_the_terms_and_their_sum() {
         total.starts_with(&format!("total {expected} ")),
         "{total} vs {expected}"
     );
+}
+
+#[test]
+fn the_weights_option_replaces_the_evaluation() {
+    // All weights zero but the piece count's: with no capture in reach,
+    // every line scores 0. The variant's own weights (and `default` brings
+    // them back) score the start otherwise.
+    let flat = "setoption name Weights value [16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]\n";
+    let score = |options: &str| {
+        let lines = session(&format!(
+            "setoption name Board value 6x6\n{options}position startpos\ngo depth 2\n"
+        ));
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:#?}");
+        let last = lines.iter().rev().find_map(|l| field(l, "cp"));
+        last.expect("a score").to_owned()
+    };
+    assert_eq!(score(flat), "0");
+    let own = score("");
+    assert_ne!(own, "0");
+    assert_eq!(
+        score(&format!("{flat}setoption name Weights value default\n")),
+        own
+    );
+}
+
+#[test]
+fn repetition_options_are_taken_with_a_game_history() {
+    // The game returns to its start; the search with repetitions scored
+    // still finds a legal move.
+    let lines = session(
+        "setoption name Board value 6x6\nsetoption name Repetition value true\n\
+         setoption name Contempt value 30\n\
+         position startpos moves a2-a3 a5-a4 a3-a2 a4-a5\ngo depth 3\n",
+    );
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:#?}");
+    let pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
+    assert!(pos.parse_move(bestmove(&lines)).is_ok(), "{lines:#?}");
 }
