@@ -1,7 +1,10 @@
 //! The rules for a newcomer: a few short parts, each with an example
 //! position the site draws as a board the visitor can try moves on. The
 //! same text is terminal play's help ([`plain_text`]), so the rules are
-//! explained in one place.
+//! explained in one place. The last parts present the game's family, the
+//! variants of RULES.md section 7, each with an example in its own rules.
+
+use epaminondas_rules::{Position, Setup, Variant};
 
 /// An example position of one part of the guide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +16,19 @@ pub struct Example {
     /// A move the example shows to be illegal, in canonical notation (the
     /// symmetry rule's example), if it has one.
     pub forbidden: Option<&'static str>,
+    /// The rules it is played under, with that variant's own symmetry
+    /// option.
+    pub variant: Variant,
+}
+
+impl Example {
+    /// The example's position under its variant's rules. The guide's
+    /// positions are checked by its tests, so this cannot fail for them.
+    pub fn position(&self) -> Result<Position, String> {
+        let setup: Setup = self.position.parse().map_err(|e| format!("{e}"))?;
+        let symmetry = self.variant.default_symmetry();
+        Position::from_setup_in(self.variant, &setup, symmetry).map_err(|e| e.to_string())
+    }
 }
 
 /// One part of the guide.
@@ -45,6 +61,7 @@ pub const GUIDE: &[Section] = &[
             position: "bbbbbb/bbbbbb/6/6/wwwwww/wwwwww w",
             caption: "A 6x6 board at the start. Click one of White's pieces to see where it can go.",
             forbidden: None,
+            variant: Variant::Epaminondas,
         }),
     },
     Section {
@@ -64,6 +81,7 @@ pub const GUIDE: &[Section] = &[
             caption: "The column c1-c3 is a phalanx of three: it can go up one, two or three \
                       squares. c2-c3 can move as a pair, and c3 alone one square any way.",
             forbidden: None,
+            variant: Variant::Epaminondas,
         }),
     },
     Section {
@@ -81,6 +99,7 @@ pub const GUIDE: &[Section] = &[
             caption: "a3,c3-e3 moves three pieces onto e3 and takes e3 and f3 (three beat two). \
                       The pair b3,c3 could not take them: two against two is not enough.",
             forbidden: None,
+            variant: Variant::Epaminondas,
         }),
     },
     Section {
@@ -101,6 +120,7 @@ pub const GUIDE: &[Section] = &[
                       the start of its next turn. White's only answer: a3,b2-c1, two pieces \
                       taking the intruder along the diagonal.",
             forbidden: None,
+            variant: Variant::Epaminondas,
         }),
     },
     Section {
@@ -118,6 +138,64 @@ pub const GUIDE: &[Section] = &[
                       symmetric (White on a2, b2, c6; Black on a5, b5, c1), so it is forbidden; \
                       c5-b6 or c5-d6 answers just as well.",
             forbidden: Some("c5-c6"),
+            variant: Variant::Epaminondas,
+        }),
+    },
+    Section {
+        id: "crossings",
+        title: "Variant: Crossings, the 1963 original",
+        paragraphs: &[
+            "Robert Abbott's Crossings, the game Epaminondas grew from, is played on 8x8 without \
+             the symmetry rule. Phalanxes move as in Epaminondas and a capture is allowed in the \
+             same cases, but it takes only the piece on the square the phalanx lands on.",
+            "A piece that has reached its goal row is frozen: it can neither move nor be \
+             captured, so the only answer to a crossing is another crossing. The same position \
+             with the same player to move for the third time is a draw.",
+        ],
+        example: Some(Example {
+            position: "6/2b3/2b3/2w3/2w3/2w3 w",
+            caption: "c1,c3-c4 lands on c4 and takes that piece only: c5 stays, where \
+                      Epaminondas would take both.",
+            forbidden: None,
+            variant: Variant::Crossings,
+        }),
+    },
+    Section {
+        id: "abanondas",
+        title: "Variant: Abanondas, with sidesteps",
+        paragraphs: &[
+            "Abanondas is Epaminondas in which two or more pieces in a row may also step sideways \
+             together, one square, onto empty squares: a row or a column in any of the six \
+             directions off its own line, a diagonal line only up, down, left or right. A \
+             sidestep never captures.",
+            "It is written with the two ends of the pieces that step and the square the second \
+             end steps onto: a2,b2-b3 moves a2 and b2 up to a3 and b3.",
+        ],
+        example: Some(Example {
+            position: "b4b/6/6/6/ww4/6 w",
+            caption: "The pair a2,b2 can step up (a2,b2-b3), down (a2,b2-b1) or slip diagonally \
+                      (b2,a2-b3 moves a2 to b3 and b2 to c3), besides its usual moves along the \
+                      row.",
+            forbidden: None,
+            variant: Variant::Abanondas,
+        }),
+    },
+    Section {
+        id: "stumbling-blocks",
+        title: "Variant: Stumbling Blocks, three neutral stones",
+        paragraphs: &[
+            "Before any piece moves, White, Black and White each place a stone on an empty square \
+             in the middle rows (ranks 4 to 9 on the 14x12 board); then Black moves first. \
+             Stones belong to nobody, never move and are never captured.",
+            "No phalanx can move onto or over a stone, and a stone ends a line: it is neither a \
+             piece of your phalanx nor an enemy piece when the line behind a capture is counted.",
+        ],
+        example: Some(Example {
+            position: "bbbbbb/bbbbbb/2s3/1s2s1/wwwwww/wwwwww w",
+            caption: "The stones on b3 and e3 stand in front of the columns b1,b2 and e1,e2, \
+                      which cannot move up; the one on c4 lets c1,c2 go up one square, not two.",
+            forbidden: None,
+            variant: Variant::StumblingBlocks,
         }),
     },
 ];
@@ -165,12 +243,10 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use epaminondas_rules::Position;
 
     fn position(example: &Example) -> Position {
         example
-            .position
-            .parse()
+            .position()
             .unwrap_or_else(|e| panic!("{}: {e}", example.position))
     }
 
@@ -225,6 +301,37 @@ mod tests {
         // Without the rule the move would be legal.
         let off = symmetry.with_symmetry(epaminondas_rules::Symmetry::Off);
         assert!(legal(&off).contains(&"c5-c6".to_string()));
+        // The variants' examples, each in its own rules.
+        let crossings = by_id("crossings");
+        assert_eq!(crossings.variant(), Variant::Crossings);
+        let take = crossings.parse_move("c1,c3-c4").unwrap();
+        assert_eq!(take.captures(), 1);
+        assert_eq!(
+            crossings
+                .with_variant(Variant::Epaminondas)
+                .unwrap()
+                .parse_move("c1,c3-c4")
+                .map(|m| m.captures()),
+            Ok(2)
+        );
+        let abanondas = by_id("abanondas");
+        let moves = legal(&abanondas);
+        for mv in ["a2,b2-b3", "a2,b2-b1", "a2,b2-c3", "a2,b2-d2"] {
+            assert!(moves.contains(&mv.to_string()), "{mv}: {moves:?}");
+        }
+        let slip = abanondas.parse_move("b2,a2-b3").unwrap();
+        assert_eq!(slip.to_string(), "a2,b2-c3");
+        let stones = by_id("stumbling-blocks");
+        assert_eq!(stones.stones().len(), 3);
+        assert_eq!(stones.stones_to_place(), 0);
+        let moves = legal(&stones);
+        assert!(moves.contains(&"c1,c2-c3".to_string()), "{moves:?}");
+        for blocked in ["c1,c2-c4", "b1,b2-b3", "b2-b3", "e1,e2-e3", "e2-e3"] {
+            assert!(
+                !moves.contains(&blocked.to_string()),
+                "{blocked}: {moves:?}"
+            );
+        }
     }
 
     #[test]

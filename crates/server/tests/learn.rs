@@ -4,7 +4,7 @@
 mod common;
 
 use common::Db;
-use epaminondas_rules::Position;
+use epaminondas_rules::{Position, Setup, Variant};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -28,10 +28,25 @@ async fn the_guide_and_the_lessons_come_with_positions_and_verdicts() {
     let learn: Value = response.json().await.unwrap();
     let sections = learn["sections"].as_array().unwrap();
     let ids: Vec<&str> = sections.iter().map(|s| s["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["board", "phalanx", "capture", "crossing", "symmetry"]);
+    assert_eq!(
+        ids,
+        [
+            "board",
+            "phalanx",
+            "capture",
+            "crossing",
+            "symmetry",
+            "crossings",
+            "abanondas",
+            "stumbling-blocks"
+        ]
+    );
     for section in sections {
         let state = &section["example"]["state"];
-        let pos: Position = state["position"].as_str().unwrap().parse().unwrap();
+        let setup: Setup = state["position"].as_str().unwrap().parse().unwrap();
+        let variant: Variant = state["variant"].as_str().unwrap().parse().unwrap();
+        let pos = Position::from_setup_in(variant, &setup, variant.default_symmetry()).unwrap();
+        assert_eq!(state["symmetry"], variant.default_symmetry().name());
         assert_eq!(
             state["legal"].as_array().unwrap().len(),
             pos.legal_moves().len()

@@ -642,7 +642,7 @@ await test("learning: the rules from the lobby, an example board tried, the symm
   await page.waitForURL(`${base}/learn`);
   await page.locator("#symmetry .forbidden", { hasText: "c5-c6" }).waitFor();
   assert.match(await page.locator("#symmetry .forbidden").textContent(), /symmetr/);
-  assert.equal(await page.locator("section.guide").count(), 5);
+  assert.equal(await page.locator("section.guide").count(), 8);
   // The phalanx example: the column goes up a square, then back to the start.
   await clickIn(page, "#phalanx", "c1", "c4", "c1,c3-c4");
   await page.locator("#phalanx [role=status]", { hasText: "Black to move" }).waitFor();
@@ -653,6 +653,9 @@ await test("learning: the rules from the lobby, an example board tried, the symm
   await page.waitForFunction(() => location.hash === "#symmetry");
   assert.equal(await page.locator("#phalanx [role=status]", { hasText: "Played: c1,c3-c4" }).count(), 1);
   await page.screenshot({ path: join(shots, "learn.png"), fullPage: true });
+  // The variants' parts play their own rules: an Abanondas sidestep.
+  await clickIn(page, "#abanondas", "b2", "b3", "a2,b2-b3");
+  await page.locator("#abanondas [role=status]", { hasText: "Played: a2,b2-b3" }).waitFor();
   // Lesson 1: a part of the column is not what it asks; the whole column is.
   await clickIn(page, "#lessons", "c3", "c4", "c3-c4");
   await page.locator("#lesson-verdict.error", { hasText: "Not c3-c4" }).waitFor();

@@ -41,8 +41,7 @@ async fn learn() -> Response {
 fn section_view(section: &Section) -> Value {
     let example = section.example.map(|example| {
         let pos: Position = example
-            .position
-            .parse()
+            .position()
             .expect("the guide's positions are checked by its tests");
         let forbidden = example.forbidden.map(|mv| {
             let why = pos

@@ -29,7 +29,7 @@ function tryBoard(start) {
   const board = new Board({
     onMove: async (text) => {
       try {
-        const line = await api("/api/analysis", { start: start.position, symmetry: start.symmetry, moves: [...moves, text] });
+        const line = await api("/api/analysis", { start: start.position, symmetry: start.symmetry, variant: start.variant, moves: [...moves, text] });
         moves.push(text);
         show(line.state);
       } catch (error) {
