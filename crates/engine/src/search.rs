@@ -259,11 +259,6 @@ impl Engine {
         self.contempt = contempt;
     }
 
-    /// What a repetition costs the side the engine plays.
-    pub fn contempt(&self) -> i32 {
-        self.contempt
-    }
-
     /// Sets how many best lines a search finds (at least 1): each iteration
     /// then searches the best move, the best of the others, and so on, and
     /// reports each line. More lines cost time; the result is the first.
@@ -616,10 +611,7 @@ impl Search<'_> {
 
     /// Whether `mv` puts a piece on the mover's goal rank.
     fn crosses(&self, mv: Move) -> bool {
-        // (A sidestep's destination is where its second end lands; a run
-        // sidestepping onto the goal rank lands there too, or its tail.)
-        let goal = self.pos.goal_rank(self.pos.turn());
-        mv.destination().rank() == goal || mv.tail_destination().rank() == goal
+        mv.reaches_rank(self.pos.goal_rank(self.pos.turn()))
     }
 
     /// Orders `list` by likely strength: the hash move, captures (more

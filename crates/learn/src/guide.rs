@@ -25,7 +25,7 @@ impl Example {
     /// The example's position under its variant's rules. The guide's
     /// positions are checked by its tests, so this cannot fail for them.
     pub fn position(&self) -> Result<Position, String> {
-        let setup: Setup = self.position.parse().map_err(|e| format!("{e}"))?;
+        let setup = self.position.parse::<Setup>().map_err(|e| e.to_string())?;
         let symmetry = self.variant.default_symmetry();
         Position::from_setup_in(self.variant, &setup, symmetry).map_err(|e| e.to_string())
     }

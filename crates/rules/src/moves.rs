@@ -167,11 +167,12 @@ impl Move {
     }
 
     /// Whether a moving piece lands on `rank` (a placement's stone never
-    /// counts): the rank of the head's landing square for a phalanx move,
-    /// which lands furthest along its line, and of either end's for a
-    /// sidestep, whose run spans its ranks from end to end.
+    /// counts): for the mover's goal rank, whether the move crosses. Read
+    /// from the head's landing square for a phalanx move, which lands
+    /// furthest along its line, and from either end's for a sidestep, whose
+    /// run spans its ranks from end to end.
     #[inline(always)]
-    pub(crate) fn reaches_rank(self, rank: u8) -> bool {
+    pub fn reaches_rank(self, rank: u8) -> bool {
         if self.is_phalanx_move() {
             self.destination().rank() == rank
         } else {

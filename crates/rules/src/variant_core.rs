@@ -332,7 +332,7 @@ impl VariantCore {
             return false;
         }
         let goal = self.goal_rank(mover);
-        if !mv.landing_squares().any(|sq| sq.rank() == goal) {
+        if !mv.reaches_rank(goal) {
             return false;
         }
         let mut after = self.clone();
@@ -439,9 +439,7 @@ impl VariantCore {
     pub(crate) fn generate_tactical(&self, moves: &mut MoveList) {
         let goal = self.goal_rank(self.turn);
         self.each_move(self.turn, None, |mv| {
-            if mv.is_capture()
-                || (!mv.is_placement() && mv.landing_squares().any(|sq| sq.rank() == goal))
-            {
+            if mv.is_capture() || mv.reaches_rank(goal) {
                 moves.push(mv);
             }
         });
