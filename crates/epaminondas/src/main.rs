@@ -8,6 +8,7 @@ mod matches;
 mod output;
 mod perft;
 mod play;
+mod prove;
 mod puzzles;
 mod records;
 mod serve;

@@ -1,5 +1,6 @@
 //! `epaminondas solve`.
 
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -11,7 +12,7 @@ use epaminondas_rules::{BoardSize, Position, Symmetry, Variant};
 /// Arguments of `epaminondas solve`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7"
+    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7\n  epaminondas solve --board 5x5 --full --proof 5x5.proof\n  epaminondas solve --verify 5x5.proof"
 )]
 pub struct SolveArgs {
     /// The position to solve, as position text (default: the board's start).
@@ -30,8 +31,27 @@ pub struct SolveArgs {
     #[arg(long, value_parser = crate::args::symmetry)]
     symmetry: Option<Symmetry>,
     /// Look for a win within this many plies (1 to 20).
-    #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
-    plies: u32,
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=20),
+          required_unless_present_any = ["full", "verify"],
+          conflicts_with_all = ["full", "verify"])]
+    plies: Option<u32>,
+    /// Decide the position with perfect play and no limit on the game's
+    /// length (proof-number search): which side can force a win.
+    #[arg(long)]
+    full: bool,
+    /// With --full: write the winner's strategy to this file, for
+    /// `solve --verify` (or any other checker) to check.
+    #[arg(long, requires = "full", value_name = "FILE")]
+    proof: Option<PathBuf>,
+    /// With --full: the memory the search may use, in MiB (about 40 bytes
+    /// a position); it stops and says how far it got when full.
+    #[arg(long, requires = "full", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    memory: u64,
+    /// Check a proof file written by `solve --full --proof` with the rules
+    /// alone, and say what it proves.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "board", "variant", "symmetry", "full"])]
+    verify: Option<PathBuf>,
     /// Stop after this many seconds and say how far the solver got.
     #[arg(long, value_parser = positive_seconds)]
     time: Option<f64>,
@@ -46,6 +66,9 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 
 /// Runs `epaminondas solve`.
 pub fn run(args: &SolveArgs) -> Outcome {
+    if let Some(path) = &args.verify {
+        return crate::prove::verify(path);
+    }
     let pos = crate::args::game_start(
         args.variant,
         args.board,
@@ -59,8 +82,12 @@ pub fn run(args: &SolveArgs) -> Outcome {
             stop.store(true, Ordering::Relaxed);
         });
     }
+    if args.full {
+        return crate::prove::solve_full(&pos, args.memory, args.proof.as_deref(), stop);
+    }
+    let max_plies = args.plies.unwrap_or(1);
     let started = Instant::now();
-    let solution = solve_with_progress(&pos, args.plies, stop, |progress| {
+    let solution = solve_with_progress(&pos, max_plies, stop, |progress| {
         let seconds = started.elapsed().as_secs_f64();
         let what = if progress.won {
             "a forced win"
@@ -83,7 +110,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
                 .collect();
             outln!("{turn} wins in {plies} plies: {}", line.join(" "));
         }
-        Solution::NoWin => outln!("no forced win for {turn} within {} plies", args.plies),
+        Solution::NoWin => outln!("no forced win for {turn} within {} plies", max_plies),
         Solution::Stopped {
             no_win_within,
             defence,
@@ -102,7 +129,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
             }
             return Err(Failure::Run(format!(
                 "stopped before {} plies were searched through",
-                args.plies
+                max_plies
             )));
         }
     }

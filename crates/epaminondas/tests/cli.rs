@@ -322,6 +322,93 @@ fn solve_proves_wins_and_their_absence() {
     assert!(!out.status.success());
 }
 
+/// `solve --full` decides a position and writes a proof that `solve
+/// --verify` checks; a proof that was tampered with is refused.
+#[test]
+fn solve_full_writes_a_proof_that_verify_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("4x5.proof");
+    let path = file.to_str().unwrap();
+    let out = run(&["solve", "--board", "4x5", "--full", "--proof", path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("white (the side to move) wins with perfect play; the proof has "),
+        "{text}"
+    );
+    let out = run(&["solve", "--verify", path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(
+            "proof checked: white wins from bbbb/bbbb/4/wwww/wwww w (epaminondas, 4 files x 5 ranks, symmetry mirror); "
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // Swap the first step's move for another legal one: the strategy then
+    // meets positions it has no step for, or stops winning.
+    let proof = std::fs::read_to_string(&file).unwrap();
+    let first = proof.lines().nth(6).unwrap();
+    let (position, mv) = first.rsplit_once(' ').unwrap();
+    let pos: epaminondas_rules::Position = position.parse().unwrap();
+    let other = pos
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .find(|m| m != mv)
+        .unwrap();
+    std::fs::write(
+        &file,
+        proof.replacen(first, &format!("{position} {other}"), 1),
+    )
+    .unwrap();
+    let out = run(&["solve", "--verify", path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("is refused: "), "{}", stderr(&out));
+    // Neither side can win where both hold their goal ranks for ever.
+    let holds = dir.path().join("holds.proof");
+    let holds = holds.to_str().unwrap();
+    let out = run(&[
+        "solve",
+        "--position",
+        "ww2/4/4/bb2 w",
+        "--full",
+        "--proof",
+        holds,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("neither side can force a win: "),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--verify", holds]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("white cannot force a win (black holds)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("black cannot force a win (white holds)"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("so neither side can force a win from ww2/4/4/bb2 w\n"),
+        "{text}"
+    );
+    // Wrong use gets clear errors.
+    let out = run(&["solve", "--full", "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&[
+        "solve",
+        "--verify",
+        dir.path().join("none").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+}
+
 #[test]
 fn analyze_positions_and_records() {
     let out = run(&["analyze", "--position", "4b/w4/5/5/5 w", "--depth", "3"]);

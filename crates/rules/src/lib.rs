@@ -44,6 +44,7 @@ mod moves;
 pub mod notation;
 mod outcome;
 mod position;
+pub mod proof;
 mod record;
 mod setup;
 mod square;

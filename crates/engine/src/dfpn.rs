@@ -1,0 +1,757 @@
+//! Full solving: depth-first proof-number search (df-pn) decides whether one
+//! player, the prover, can force a win from a position, with no limit on
+//! the game's length.
+//!
+//! The search grows an AND/OR tree: at the prover's turns one move must
+//! win (OR), at the other side's turns every move must lose (AND). Proof
+//! and disproof numbers say how many leaves must still be settled to prove
+//! or disprove a node; df-pn always works below the most-proving node, in
+//! depth-first order within thresholds, and keeps the numbers of every node
+//! it has expanded in a table keyed by Zobrist hash, so that transpositions
+//! are searched once. Two refinements: a new node's numbers start from its
+//! mobility (df-pn+), and a child's threshold is raised by a factor `1 + ε`
+//! over the second-best child's (Pawlewicz and Lew), which cuts the number
+//! of times the search returns to the same node.
+//!
+//! Rules knowledge comes in through one-ply look-ahead: a move's result is
+//! known as soon as it is generated when the side then to move has crossed
+//! or has no move. A player in check (RULES.md section 3) thus sees every
+//! move that neither captures the intruder nor crosses settled as a loss at
+//! once, so only the real answers are searched.
+//!
+//! The rules have no draw, so a game can go on for ever; a player who never
+//! wins has not won. A move back to a position on the current search path
+//! therefore counts as a failure for the prover. Proofs never rest on such a
+//! failure (a proof needs one proven child at the prover's turns, every
+//! child proven at the other side's), so a proof is independent of the path
+//! that found it. A disproof can be path-dependent (the graph-history
+//! interaction), so a search that fails to prove reports only that it found
+//! no win; a proof that the prover cannot win is then sought over the
+//! positions searched, as the largest set of them from which the other
+//! side can always stay inside (a safety game), and exists only when that
+//! set holds the start. Every proof, of a win or of a hold, can be written
+//! out ([`ProofSearch::for_each_step`]) and checked by the rules library
+//! alone ([`epaminondas_rules::proof`]).
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use epaminondas_rules::proof::Claim;
+use epaminondas_rules::{Color, Move, Position};
+
+/// A proof or disproof number: the leaves still to settle. `INFINITY`
+/// stands for a settled node on the other side (a proven node has disproof
+/// number `INFINITY`).
+const INFINITY: u32 = u32::MAX;
+
+/// The growth factor `1 + ε` of a child's threshold over the second-best
+/// child's number, as a fraction over 4 (1.25).
+const EPSILON_QUARTERS: u64 = 5;
+
+/// A node's proof and disproof numbers, from the prover's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    proof: u32,
+    disproof: u32,
+}
+
+impl Numbers {
+    const PROVEN: Numbers = Numbers {
+        proof: 0,
+        disproof: INFINITY,
+    };
+    const DISPROVEN: Numbers = Numbers {
+        proof: INFINITY,
+        disproof: 0,
+    };
+
+    /// The numbers seen from the side to move: (φ, δ) is (proof, disproof)
+    /// at the prover's turns, (disproof, proof) at the other side's.
+    fn phi_delta(self, prover_to_move: bool) -> (u32, u32) {
+        if prover_to_move {
+            (self.proof, self.disproof)
+        } else {
+            (self.disproof, self.proof)
+        }
+    }
+
+    fn from_phi_delta(phi: u32, delta: u32, prover_to_move: bool) -> Numbers {
+        if prover_to_move {
+            Numbers {
+                proof: phi,
+                disproof: delta,
+            }
+        } else {
+            Numbers {
+                proof: delta,
+                disproof: phi,
+            }
+        }
+    }
+}
+
+/// A sum of numbers: `INFINITY` only when a term is, otherwise capped below.
+fn add(a: u32, b: u32) -> u32 {
+    if a == INFINITY || b == INFINITY {
+        INFINITY
+    } else {
+        a.saturating_add(b).min(INFINITY - 1)
+    }
+}
+
+/// What the table keeps of an expanded node.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    numbers: Numbers,
+    /// For a proven node, when it was proven (1, 2, ...): a proven node's
+    /// proof only uses nodes proven before it, which keeps the written proof
+    /// free of loops.
+    proven_at: u32,
+    /// Whether the node is on the current search path (being expanded): a
+    /// move back to it repeats a position.
+    on_path: bool,
+}
+
+/// Zobrist keys are random already: the table uses them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
+
+/// How a proof search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The prover can force a win; the proof can be written out.
+    Proven,
+    /// The search found no forced win for the prover. Sound where the game
+    /// cannot repeat a position; otherwise a repetition met on one path may
+    /// have been taken for a failure on another (see the module's notes).
+    NoWinFound,
+    /// Stopped from outside, or the table reached its size limit.
+    Stopped,
+}
+
+/// Limits of a proof search.
+#[derive(Clone, Copy, Debug)]
+pub struct ProofLimits {
+    /// The most nodes the table may hold before the search stops (memory:
+    /// about 40 bytes a node).
+    pub max_entries: usize,
+}
+
+impl Default for ProofLimits {
+    fn default() -> Self {
+        ProofLimits {
+            max_entries: 50_000_000,
+        }
+    }
+}
+
+/// How far a proof search has got, reported every million nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofProgress {
+    /// Nodes searched (visits, counting returns to the same node).
+    pub nodes: u64,
+    /// Distinct positions in the table.
+    pub entries: usize,
+}
+
+/// A df-pn search for one prover from one position; after it has run, its
+/// table holds the proof when there is one.
+pub struct ProofSearch<'a> {
+    root: Position,
+    prover: Color,
+    table: Table,
+    proofs: u32,
+    nodes: u64,
+    limits: ProofLimits,
+    stop: &'a AtomicBool,
+    progress: Box<dyn FnMut(&ProofProgress) + 'a>,
+    verdict: Verdict,
+}
+
+/// One child of a node being searched.
+struct Child {
+    mv: Move,
+    hash: u64,
+    /// The numbers from one-ply look-ahead, used until the child is expanded.
+    first: Numbers,
+}
+
+impl<'a> ProofSearch<'a> {
+    /// Searches whether `prover` can force a win from `pos`. Deep games
+    /// recurse deeply: run it on a thread with a large stack (see
+    /// [`with_large_stack`]).
+    pub fn run(
+        pos: &Position,
+        prover: Color,
+        limits: ProofLimits,
+        stop: &'a AtomicBool,
+        progress: impl FnMut(&ProofProgress) + 'a,
+    ) -> ProofSearch<'a> {
+        let mut search = ProofSearch {
+            root: pos.clone(),
+            prover,
+            table: Table::default(),
+            proofs: 0,
+            nodes: 0,
+            limits,
+            stop,
+            progress: Box::new(progress),
+            verdict: Verdict::Stopped,
+        };
+        let mut root = pos.clone();
+        let first = search.look_ahead(&root);
+        search.verdict = if first == Numbers::PROVEN {
+            Verdict::Proven
+        } else if first == Numbers::DISPROVEN {
+            Verdict::NoWinFound
+        } else {
+            let hash = root.zobrist_hash();
+            match search.expand(&mut root, hash, INFINITY, INFINITY) {
+                Some(n) if n.proof == 0 => Verdict::Proven,
+                Some(n) if n.disproof == 0 => Verdict::NoWinFound,
+                _ => Verdict::Stopped,
+            }
+        };
+        search
+    }
+
+    /// How the search ended.
+    pub fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+
+    /// Nodes searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Distinct positions the search expanded.
+    pub fn entries(&self) -> usize {
+        self.table.len()
+    }
+
+    /// The player whose win was searched for.
+    pub fn prover(&self) -> Color {
+        self.prover
+    }
+
+    /// What the search's proof shows: the prover wins, or (no win found)
+    /// the other side holds; `None` when stopped.
+    pub fn claim(&self) -> Option<Claim> {
+        match self.verdict {
+            Verdict::Proven => Some(Claim::Wins(self.prover)),
+            Verdict::NoWinFound => Some(Claim::Holds(!self.prover)),
+            Verdict::Stopped => None,
+        }
+    }
+
+    /// Walks the proof of the search's [`claim`](ProofSearch::claim): calls
+    /// `step` once for every position of the proof where the claim's player
+    /// is to move (and has not won), with that player's move there.
+    ///
+    /// For a win, following these moves the prover wins against every
+    /// defence and no position repeats. For a hold, following them the other
+    /// side never lets the prover win; play may go on for ever. A hold is
+    /// read from disproofs that may rest on a repetition met on another
+    /// path, so it can fail to close: then this returns `None`, as it does
+    /// for a stopped search. Otherwise it returns the number of steps.
+    pub fn for_each_step(&self, step: impl FnMut(&Position, Move)) -> Option<u64> {
+        match self.verdict {
+            Verdict::Proven => self.walk_win(step),
+            Verdict::NoWinFound => self.walk_hold(step),
+            Verdict::Stopped => None,
+        }
+    }
+
+    /// The steps of a proven win, depth-first from the root.
+    fn walk_win(&self, mut step: impl FnMut(&Position, Move)) -> Option<u64> {
+        let mut seen = HashSet::<u64, BuildHasherDefault<KeyHasher>>::default();
+        let mut pos = self.root.clone();
+        let mut steps = 0;
+        if pos.turn() == self.prover {
+            self.walk(&mut pos, &mut seen, &mut step, &mut steps)?;
+        } else {
+            // The other side moves first: every move it has must be answered.
+            for &reply in &pos.legal_moves() {
+                pos.play_unchecked(reply);
+                let walked = self.walk(&mut pos, &mut seen, &mut step, &mut steps);
+                pos.undo_unchecked(reply);
+                walked?;
+            }
+        }
+        Some(steps)
+    }
+
+    /// [`ProofSearch::for_each_step`] below one of the prover's positions.
+    fn walk(
+        &self,
+        pos: &mut Position,
+        seen: &mut HashSet<u64, BuildHasherDefault<KeyHasher>>,
+        step: &mut impl FnMut(&Position, Move),
+        steps: &mut u64,
+    ) -> Option<()> {
+        if pos.has_crossed() || !seen.insert(pos.zobrist_hash()) {
+            return Some(());
+        }
+        let limit = self
+            .table
+            .get(&pos.zobrist_hash())
+            .map_or(u32::MAX, |e| e.proven_at);
+        // The winning move proven earliest: its proof cannot lead back here.
+        let mut best: Option<(u32, Move)> = None;
+        let mut moves = pos.legal_moves();
+        for &mv in &moves {
+            pos.play_unchecked(mv);
+            let proven_at = if self.look_ahead(pos) == Numbers::PROVEN {
+                Some(0)
+            } else {
+                self.table
+                    .get(&pos.zobrist_hash())
+                    .filter(|e| e.numbers.proof == 0 && e.proven_at < limit)
+                    .map(|e| e.proven_at)
+            };
+            pos.undo_unchecked(mv);
+            if let Some(at) = proven_at
+                && best.is_none_or(|(b, _)| at < b)
+            {
+                best = Some((at, mv));
+            }
+        }
+        let (_, mv) = best?;
+        step(pos, mv);
+        *steps += 1;
+        pos.play_unchecked(mv);
+        pos.legal_moves_into(&mut moves);
+        let mut result = Some(());
+        if !pos.has_crossed() {
+            for &reply in &moves {
+                pos.play_unchecked(reply);
+                result = self.walk(pos, seen, step, steps);
+                pos.undo_unchecked(reply);
+                if result.is_none() {
+                    break;
+                }
+            }
+        }
+        pos.undo_unchecked(mv);
+        result
+    }
+
+    /// The steps of a hold: the other side's strategy that keeps the prover
+    /// from winning, read from the graph of positions the search expanded
+    /// and did not prove.
+    ///
+    /// A disproof can rest on a repetition met on another path, so the
+    /// table's disproofs are not used as they are. Instead the largest set
+    /// of explored positions that holds is computed, as a safety game is
+    /// solved: a position leaves the set when the prover, to move there,
+    /// has a move out of it, or when the other side, to move, has none
+    /// into it; positions the search never expanded are out, settled ones
+    /// are in or out by the rules. If the start stays in, the other side's
+    /// moves inside the set are the hold (loops included: play that goes on
+    /// for ever is no win for the prover).
+    fn walk_hold(&self, mut step: impl FnMut(&Position, Move)) -> Option<u64> {
+        /// An edge to a settled position the prover has lost, or one that
+        /// is out of the set from the start.
+        const HELD: u32 = u32::MAX;
+        const LOST: u32 = u32::MAX - 1;
+        if self.look_ahead(&self.root) == Numbers::DISPROVEN {
+            return Some(0);
+        }
+        // The explored graph: positions, and each one's moves with where
+        // they lead (an index, HELD or LOST).
+        let mut index = HashMap::<u64, u32, BuildHasherDefault<KeyHasher>>::default();
+        let mut positions = vec![self.root.clone()];
+        let mut edges: Vec<Vec<(u32, Move)>> = Vec::new();
+        index.insert(self.root.zobrist_hash(), 0);
+        let mut moves = epaminondas_rules::MoveList::new();
+        while edges.len() < positions.len() {
+            let mut pos = positions[edges.len()].clone();
+            pos.legal_moves_into(&mut moves);
+            let mut out = Vec::with_capacity(moves.len());
+            for &mv in &moves {
+                pos.play_unchecked(mv);
+                let hash = pos.zobrist_hash();
+                let first = self.look_ahead(&pos);
+                let target = if first == Numbers::DISPROVEN {
+                    HELD
+                } else if first == Numbers::PROVEN {
+                    LOST
+                } else if let Some(&known) = index.get(&hash) {
+                    known
+                } else if self.table.get(&hash).is_some_and(|e| e.numbers.proof != 0) {
+                    let next = u32::try_from(positions.len()).ok().filter(|&n| n < LOST)?;
+                    index.insert(hash, next);
+                    positions.push(pos.clone());
+                    next
+                } else {
+                    LOST
+                };
+                pos.undo_unchecked(mv);
+                out.push((target, mv));
+            }
+            edges.push(out);
+        }
+        // The largest set that holds, by removing positions until none
+        // breaks the rule; `inside[i]` counts the other side's moves into
+        // the set (unused at the prover's positions).
+        let prover_at = |i: usize| positions[i].turn() == self.prover;
+        let mut parents: Vec<Vec<u32>> = vec![Vec::new(); positions.len()];
+        let mut inside = vec![0u32; positions.len()];
+        let mut out = vec![false; positions.len()];
+        let mut queue = Vec::new();
+        for (i, node) in edges.iter().enumerate() {
+            for &(target, _) in node {
+                if target < LOST {
+                    parents[target as usize].push(i as u32);
+                }
+            }
+            let held = node.iter().filter(|&&(t, _)| t != LOST).count() as u32;
+            inside[i] = held;
+            let broken = if prover_at(i) {
+                held < node.len() as u32
+            } else {
+                held == 0
+            };
+            if broken {
+                out[i] = true;
+                queue.push(i);
+            }
+        }
+        while let Some(i) = queue.pop() {
+            for &parent in &parents[i] {
+                let parent = parent as usize;
+                if out[parent] {
+                    continue;
+                }
+                inside[parent] -= 1;
+                if prover_at(parent) || inside[parent] == 0 {
+                    out[parent] = true;
+                    queue.push(parent);
+                }
+            }
+        }
+        if out[0] {
+            return None;
+        }
+        // The hold: from the start, the other side's first move that stays
+        // in the set, and every prover move.
+        let mut seen = vec![false; positions.len()];
+        let mut stack = vec![0usize];
+        let mut steps = 0;
+        while let Some(i) = stack.pop() {
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            if prover_at(i) {
+                stack.extend(edges[i].iter().filter(|e| e.0 < LOST).map(|e| e.0 as usize));
+                continue;
+            }
+            let &(target, mv) = edges[i]
+                .iter()
+                .find(|&&(t, _)| t == HELD || (t < LOST && !out[t as usize]))?;
+            step(&positions[i], mv);
+            steps += 1;
+            if target < LOST {
+                stack.push(target as usize);
+            }
+        }
+        Some(steps)
+    }
+
+    /// The numbers of a position known without searching it: settled when
+    /// the side to move has crossed or has no move, otherwise from its
+    /// mobility (the prover needs one good move, the other side must have
+    /// every move refuted).
+    fn look_ahead(&self, pos: &Position) -> Numbers {
+        let prover_to_move = pos.turn() == self.prover;
+        if pos.has_crossed() {
+            return if prover_to_move {
+                Numbers::PROVEN
+            } else {
+                Numbers::DISPROVEN
+            };
+        }
+        let moves = u32::try_from(pos.count_legal_moves()).unwrap_or(INFINITY - 1);
+        if moves == 0 {
+            return if prover_to_move {
+                Numbers::DISPROVEN
+            } else {
+                Numbers::PROVEN
+            };
+        }
+        Numbers::from_phi_delta(1, moves, prover_to_move)
+    }
+
+    /// A child's current numbers: a failure when it repeats a position of
+    /// the path, its table entry when it has been expanded, otherwise its
+    /// look-ahead numbers.
+    fn child_numbers(&self, child: &Child) -> Numbers {
+        match self.table.get(&child.hash) {
+            Some(entry) if entry.on_path => Numbers::DISPROVEN,
+            Some(entry) => entry.numbers,
+            None => child.first,
+        }
+    }
+
+    /// Counts a node; whether to stop (checked every 4096 nodes).
+    fn should_stop(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes % (1 << 20) == 0 {
+            let report = ProofProgress {
+                nodes: self.nodes,
+                entries: self.table.len(),
+            };
+            (self.progress)(&report);
+        }
+        self.nodes % 4096 == 0
+            && (self.stop.load(Ordering::Relaxed) || self.table.len() >= self.limits.max_entries)
+    }
+
+    /// Searches a non-terminal node until its φ reaches `phi_limit` or its δ
+    /// reaches `delta_limit` (from the side to move's view), stores its
+    /// numbers and returns them; `None` when stopped.
+    fn expand(
+        &mut self,
+        pos: &mut Position,
+        hash: u64,
+        phi_limit: u32,
+        delta_limit: u32,
+    ) -> Option<Numbers> {
+        if self.should_stop() {
+            return None;
+        }
+        let prover_to_move = pos.turn() == self.prover;
+        let mut moves = pos.legal_moves();
+        // Captures and crossings first: among equals, they are tried first.
+        let goal = pos.goal_rank(pos.turn());
+        moves
+            .as_mut_slice()
+            .sort_by_key(|m| std::cmp::Reverse((m.captures(), m.destination().rank() == goal)));
+        let mut children = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let hash = pos.zobrist_after(mv);
+            let first = if self.table.contains_key(&hash) {
+                Numbers::PROVEN // unused: the table's numbers are read instead
+            } else {
+                pos.play_unchecked(mv);
+                let first = self.look_ahead(pos);
+                pos.undo_unchecked(mv);
+                first
+            };
+            children.push(Child { mv, hash, first });
+        }
+        // On the path from here on; the numbers are read from the children
+        // until the node is left.
+        self.table
+            .entry(hash)
+            .or_insert(Entry {
+                numbers: Numbers {
+                    proof: 1,
+                    disproof: 1,
+                },
+                proven_at: 0,
+                on_path: false,
+            })
+            .on_path = true;
+        let numbers = loop {
+            // φ = min of the children's δ, δ = sum of their φ; and the child
+            // with the smallest δ, and the second smallest δ.
+            let mut phi = INFINITY;
+            let mut delta = 0;
+            let mut best = 0;
+            let mut second = INFINITY;
+            for (i, child) in children.iter().enumerate() {
+                let (child_phi, child_delta) = self.child_numbers(child).phi_delta(!prover_to_move);
+                delta = add(delta, child_phi);
+                if child_delta < phi {
+                    second = phi;
+                    phi = child_delta;
+                    best = i;
+                } else if child_delta < second {
+                    second = child_delta;
+                }
+            }
+            if phi == 0 || delta == 0 || phi >= phi_limit || delta >= delta_limit {
+                break Numbers::from_phi_delta(phi, delta, prover_to_move);
+            }
+            let child = &children[best];
+            let (child_phi, _) = self.child_numbers(child).phi_delta(!prover_to_move);
+            let child_phi_limit = if delta_limit == INFINITY {
+                INFINITY
+            } else {
+                add(delta_limit - delta, child_phi)
+            };
+            let raised = (u64::from(second) * EPSILON_QUARTERS).div_ceil(4);
+            let child_delta_limit = phi_limit.min(
+                u32::try_from(raised)
+                    .unwrap_or(INFINITY)
+                    .max(add(second, 1)),
+            );
+            let (mv, child_hash) = (child.mv, child.hash);
+            pos.play_unchecked(mv);
+            let result = self.expand(pos, child_hash, child_phi_limit, child_delta_limit);
+            pos.undo_unchecked(mv);
+            if result.is_none() {
+                if let Some(entry) = self.table.get_mut(&hash) {
+                    entry.on_path = false;
+                }
+                return None;
+            }
+        };
+        let proven_at = if numbers.proof == 0 {
+            self.proofs += 1;
+            self.proofs
+        } else {
+            0
+        };
+        self.table.insert(
+            hash,
+            Entry {
+                numbers,
+                proven_at,
+                on_path: false,
+            },
+        );
+        Some(numbers)
+    }
+}
+
+/// Runs `work` on a thread with a 1 GiB stack (reserved, not committed), for
+/// searches that recurse as deep as a game is long.
+pub fn with_large_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(scope, work)
+            .expect("a thread can be started")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use epaminondas_rules::proof::{self, ProofHeader};
+    use epaminondas_rules::{BoardSize, Symmetry};
+
+    fn start(files: u8, ranks: u8) -> Position {
+        Position::new(BoardSize::new(files, ranks).unwrap(), Symmetry::Mirror)
+    }
+
+    fn search<'a>(pos: &Position, prover: Color, stop: &'a AtomicBool) -> ProofSearch<'a> {
+        ProofSearch::run(pos, prover, ProofLimits::default(), stop, |_| {})
+    }
+
+    /// The search's proof, written out and read back by the rules' checker.
+    fn checked(search: &ProofSearch<'_>, pos: &Position) -> proof::CheckedProof {
+        let steps = search.for_each_step(|_, _| {}).expect("a proof");
+        let mut text = Vec::new();
+        ProofHeader {
+            variant: pos.variant(),
+            start: pos.clone(),
+            claim: search.claim().unwrap(),
+            steps,
+        }
+        .write(&mut text)
+        .unwrap();
+        search.for_each_step(|at, mv| proof::write_step(&mut text, at, mv).unwrap());
+        let mut checked = proof::check(&String::from_utf8(text).unwrap()).expect("the proof holds");
+        assert_eq!(checked.len(), 1);
+        checked.remove(0)
+    }
+
+    #[test]
+    fn proves_a_crossing_win_and_the_checker_accepts_it() {
+        let stop = AtomicBool::new(false);
+        let pos: Position = "4b/w4/5/5/5 w".parse().unwrap();
+        let found = search(&pos, Color::White, &stop);
+        assert_eq!(found.verdict(), Verdict::Proven);
+        let proof = checked(&found, &pos);
+        assert_eq!(proof.header.claim, Claim::Wins(Color::White));
+        assert!(proof.positions >= 1);
+        assert_eq!(proof.unused_steps, 0);
+    }
+
+    #[test]
+    fn the_4x5_board_is_a_first_player_win() {
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 5);
+        let white = search(&pos, Color::White, &stop);
+        assert_eq!(white.verdict(), Verdict::Proven);
+        assert!(checked(&white, &pos).positions > 100);
+    }
+
+    #[test]
+    fn a_win_for_the_side_not_to_move_is_walked_from_every_first_move() {
+        let stop = AtomicBool::new(false);
+        let pos: Position = "4/b3/w3/w3 b".parse().unwrap();
+        // Black to move, one Black piece against a White pair: White wins
+        // whatever Black does (a pair takes a single piece, and then Black
+        // has nothing left).
+        let white = search(&pos, Color::White, &stop);
+        assert_eq!(white.verdict(), Verdict::Proven);
+        let proof = checked(&white, &pos);
+        assert_eq!(proof.header.start.turn(), Color::Black);
+        assert!(proof.positions >= 2, "{}", proof.positions);
+        // Black, to move, has no win to find.
+        assert_eq!(
+            search(&pos, Color::Black, &stop).verdict(),
+            Verdict::NoWinFound
+        );
+    }
+
+    #[test]
+    fn where_neither_side_can_win_both_holds_are_proven() {
+        // Both sides keep two pieces on their goal ranks; whoever steps off
+        // loses, so both shuffle for ever.
+        let stop = AtomicBool::new(false);
+        let pos: Position = "ww2/4/4/bb2 w".parse().unwrap();
+        for prover in Color::ALL {
+            let found = search(&pos, prover, &stop);
+            assert_eq!(found.verdict(), Verdict::NoWinFound);
+            let proof = checked(&found, &pos);
+            assert_eq!(proof.header.claim, Claim::Holds(!prover));
+            assert!(proof.positions > 1);
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_says_so_and_has_no_proof() {
+        let stop = AtomicBool::new(true);
+        let found = search(&start(4, 5), Color::White, &stop);
+        assert_eq!(found.verdict(), Verdict::Stopped);
+        assert_eq!(found.for_each_step(|_, _| {}), None);
+        // A table limit stops it too.
+        let never = AtomicBool::new(false);
+        let limits = ProofLimits { max_entries: 1000 };
+        let full = ProofSearch::run(&start(4, 5), Color::White, limits, &never, |_| {});
+        assert_eq!(full.verdict(), Verdict::Stopped);
+        assert!(full.entries() < 10_000);
+    }
+
+    #[test]
+    fn numbers_add_without_reaching_infinity_by_accident() {
+        assert_eq!(add(INFINITY - 1, 5), INFINITY - 1);
+        assert_eq!(add(3, INFINITY), INFINITY);
+        assert_eq!(add(2, 3), 5);
+    }
+}

@@ -1,0 +1,107 @@
+//! The engine on solved boards: from a start that the proof-number search
+//! proves won, the engine playing the winner must keep the win after every
+//! move and end the game, against the defence that lasts longest under the
+//! proof (each time, a fresh proof of the position reached).
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use epaminondas_engine::dfpn::{ProofLimits, ProofSearch, Verdict};
+use epaminondas_engine::{Engine, Limits};
+use epaminondas_rules::{BoardSize, Color, Move, Position, Symmetry};
+
+/// A proof of `prover`'s win from `pos`, as position text -> the prover's
+/// move; `None` when the search finds no win.
+fn proof(pos: &Position, prover: Color) -> Option<HashMap<String, Move>> {
+    let stop = AtomicBool::new(false);
+    let search = ProofSearch::run(pos, prover, ProofLimits::default(), &stop, |_| {});
+    if search.verdict() != Verdict::Proven {
+        return None;
+    }
+    let mut steps = HashMap::new();
+    search.for_each_step(|at, mv| {
+        steps.insert(at.to_string(), mv);
+    })?;
+    Some(steps)
+}
+
+/// The most plies the prover needs from `pos` (prover to move) following
+/// the proof's steps against any defence.
+fn plies_left(
+    pos: &Position,
+    steps: &HashMap<String, Move>,
+    memo: &mut HashMap<String, u32>,
+) -> u32 {
+    if pos.has_crossed() {
+        return 0;
+    }
+    let key = pos.to_string();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(steps[&key]);
+    let longest = after
+        .legal_moves()
+        .iter()
+        .map(|&reply| {
+            let mut next = after.clone();
+            next.play_unchecked(reply);
+            2 + plies_left(&next, steps, memo)
+        })
+        .max()
+        .unwrap_or(1);
+    memo.insert(key, longest);
+    longest
+}
+
+/// The engine plays `winner` from a won `start`; the other side plays the
+/// reply that lasts longest under a proof of the position it faces. Every
+/// position after the engine's move must still be proven won, and the game
+/// must end in the winner's win.
+fn engine_keeps_the_win(start: Position, winner: Color, nodes: u64) {
+    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(16);
+    let mut pos = start;
+    let mut played = Vec::new();
+    for _ in 0..200 {
+        if let Some(outcome) = pos.outcome() {
+            assert_eq!(outcome.winner, winner, "after {played:?}");
+            return;
+        }
+        if pos.turn() == winner {
+            let result = engine.search(&pos, &Limits::nodes(nodes), &stop, |_| {});
+            let mv = result.best.expect("a move");
+            pos.play(mv).unwrap();
+            played.push(mv.to_string());
+        } else {
+            let mut memo = HashMap::new();
+            let mut longest: Option<(u32, Move)> = None;
+            for &reply in &pos.legal_moves() {
+                let mut next = pos.clone();
+                next.play_unchecked(reply);
+                let steps = proof(&next, winner)
+                    .unwrap_or_else(|| panic!("the engine let the win go: {played:?} {reply}"));
+                let plies = plies_left(&next, &steps, &mut memo);
+                memo.clear();
+                if longest.is_none_or(|(best, _)| plies > best) {
+                    longest = Some((plies, reply));
+                }
+            }
+            let (_, reply) = longest.expect("a reply");
+            pos.play(reply).unwrap();
+            played.push(reply.to_string());
+        }
+    }
+    panic!("the engine did not finish a won game in 200 plies: {played:?}");
+}
+
+#[test]
+fn the_engine_wins_the_solved_4x5_board_against_the_longest_defence() {
+    let start = Position::new(BoardSize::new(4, 5).unwrap(), Symmetry::Mirror);
+    assert!(
+        proof(&start, Color::White).is_some(),
+        "4x5 is a win for White"
+    );
+    engine_keeps_the_win(start, Color::White, 50_000);
+}
