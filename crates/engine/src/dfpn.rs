@@ -29,7 +29,9 @@
 //! no win; a proof that the prover cannot win is then sought over the
 //! positions searched, as the largest set of them from which the other
 //! side can always stay inside (a safety game), and exists only when that
-//! set holds the start. Every proof, of a win or of a hold, can be written
+//! set holds the start. When it does not, the disproofs outside the set are
+//! forgotten and the search runs again, now knowing the proofs found since
+//! (up to 16 times). Every proof, of a win or of a hold, can be written
 //! out ([`ProofSearch::for_each_step`]) and checked by the rules library
 //! alone ([`epaminondas_rules::proof`]).
 
@@ -99,6 +101,26 @@ fn add(a: u32, b: u32) -> u32 {
         a.saturating_add(b).min(INFINITY - 1)
     }
 }
+
+/// In the graph of a hold: an edge to a settled position the prover has
+/// lost.
+const HELD: u32 = u32::MAX;
+/// In the graph of a hold: an edge to a position out of the set from the
+/// start (proven for the prover, or never expanded).
+const LOST: u32 = u32::MAX - 1;
+
+/// The positions a search expanded and did not prove, reachable from its
+/// root, with their moves (to an index, [`HELD`] or [`LOST`]), and which of
+/// them are out of the largest set from which the other side can hold.
+struct HoldGraph {
+    positions: Vec<Position>,
+    edges: Vec<Vec<(u32, Move)>>,
+    out: Vec<bool>,
+}
+
+/// How many times a search whose disproof does not close is repaired and
+/// run again (see [`ProofSearch::run`]).
+const REPAIRS: u32 = 16;
 
 /// What the table keeps of an expanded node.
 #[derive(Clone, Copy, Debug)]
@@ -183,6 +205,7 @@ pub struct ProofSearch<'a> {
     stop: &'a AtomicBool,
     progress: Box<dyn FnMut(&ProofProgress) + 'a>,
     verdict: Verdict,
+    repairs: u32,
 }
 
 /// One child of a node being searched.
@@ -214,27 +237,75 @@ impl<'a> ProofSearch<'a> {
             stop,
             progress: Box::new(progress),
             verdict: Verdict::Stopped,
+            repairs: 0,
         };
         let mut root = pos.clone();
         let first = search.look_ahead(&root);
-        search.verdict = if first == Numbers::PROVEN {
-            Verdict::Proven
-        } else if first == Numbers::DISPROVEN {
-            Verdict::NoWinFound
-        } else {
-            let hash = root.zobrist_hash();
-            match search.expand(&mut root, hash, INFINITY, INFINITY) {
+        if first == Numbers::PROVEN {
+            search.verdict = Verdict::Proven;
+            return search;
+        }
+        if first == Numbers::DISPROVEN {
+            search.verdict = Verdict::NoWinFound;
+            return search;
+        }
+        let hash = root.zobrist_hash();
+        for _ in 0..=REPAIRS {
+            search.verdict = match search.expand(&mut root, hash, INFINITY, INFINITY) {
                 Some(n) if n.proof == 0 => Verdict::Proven,
                 Some(n) if n.disproof == 0 => Verdict::NoWinFound,
                 _ => Verdict::Stopped,
+            };
+            if search.verdict != Verdict::NoWinFound || search.repair() == 0 {
+                break;
             }
-        };
+            search.repairs += 1;
+        }
         search
+    }
+
+    /// After a search that found no win: when the other side's hold does
+    /// not close over the positions searched, some disproof rested on a
+    /// repetition of another path. Forgets the disproofs of the positions
+    /// outside the holding set (proofs are kept: they are sound), so that
+    /// searching again can use what was proven since; returns how many were
+    /// forgotten (none when the hold closes).
+    fn repair(&mut self) -> usize {
+        let Some(graph) = self.hold_graph() else {
+            return 0;
+        };
+        if !graph.out[0] {
+            return 0;
+        }
+        let mut forgotten = 0;
+        for (pos, _) in graph
+            .positions
+            .iter()
+            .zip(&graph.out)
+            .filter(|(_, out)| **out)
+        {
+            if let Some(entry) = self.table.get_mut(&pos.zobrist_hash())
+                && entry.numbers.disproof == 0
+            {
+                entry.numbers = Numbers {
+                    proof: 1,
+                    disproof: 1,
+                };
+                forgotten += 1;
+            }
+        }
+        forgotten
     }
 
     /// How the search ended.
     pub fn verdict(&self) -> Verdict {
         self.verdict
+    }
+
+    /// How many times disproofs that did not close were forgotten and the
+    /// search run again.
+    pub fn repairs(&self) -> u32 {
+        self.repairs
     }
 
     /// Nodes searched.
@@ -367,14 +438,10 @@ impl<'a> ProofSearch<'a> {
     /// are in or out by the rules. If the start stays in, the other side's
     /// moves inside the set are the hold (loops included: play that goes on
     /// for ever is no win for the prover).
-    fn walk_hold(&self, mut step: impl FnMut(&Position, Move)) -> Option<u64> {
-        /// An edge to a settled position the prover has lost, or one that
-        /// is out of the set from the start.
-        const HELD: u32 = u32::MAX;
-        const LOST: u32 = u32::MAX - 1;
-        if self.look_ahead(&self.root) == Numbers::DISPROVEN {
-            return Some(0);
-        }
+    ///
+    /// This builds the graph and the set; `None` when it has more than
+    /// four billion positions.
+    fn hold_graph(&self) -> Option<HoldGraph> {
         // The explored graph: positions, and each one's moves with where
         // they lead (an index, HELD or LOST).
         let mut index = HashMap::<u64, u32, BuildHasherDefault<KeyHasher>>::default();
@@ -448,9 +515,27 @@ impl<'a> ProofSearch<'a> {
                 }
             }
         }
+        Some(HoldGraph {
+            positions,
+            edges,
+            out,
+        })
+    }
+
+    /// The hold's steps, from the start, in the largest set that holds.
+    fn walk_hold(&self, mut step: impl FnMut(&Position, Move)) -> Option<u64> {
+        if self.look_ahead(&self.root) == Numbers::DISPROVEN {
+            return Some(0);
+        }
+        let HoldGraph {
+            positions,
+            edges,
+            out,
+        } = self.hold_graph()?;
         if out[0] {
             return None;
         }
+        let prover_at = |i: usize| positions[i].turn() == self.prover;
         // The hold: from the start, the other side's first move that stays
         // in the set, and every prover move.
         let mut seen = vec![false; positions.len()];
@@ -746,6 +831,24 @@ mod tests {
         let full = ProofSearch::run(&start(4, 5), Color::White, limits, &never, |_| {});
         assert_eq!(full.verdict(), Verdict::Stopped);
         assert!(full.entries() < 10_000);
+    }
+
+    #[test]
+    fn a_disproof_resting_on_another_paths_repetition_is_searched_again() {
+        // Found by scanning positions of random 4x4 games without the
+        // symmetry rule: White's first search ends in a disproof over which
+        // Black's hold does not close; after forgetting the disproofs
+        // outside the hold and searching again, it closes.
+        let stop = AtomicBool::new(false);
+        let pos = "bb1w/1bbw/bw2/ww2 b"
+            .parse::<Position>()
+            .unwrap()
+            .with_symmetry(Symmetry::Off);
+        let found = search(&pos, Color::White, &stop);
+        assert_eq!(found.verdict(), Verdict::NoWinFound);
+        assert!(found.repairs() >= 1);
+        let proof = checked(&found, &pos);
+        assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
     }
 
     #[test]

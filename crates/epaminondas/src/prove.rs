@@ -43,8 +43,12 @@ pub fn solve_full(
                 );
             });
             let seconds = started.elapsed().as_secs_f64();
+            let repairs = match search.repairs() {
+                0 => String::new(),
+                n => format!(", searched again {n} times after disproofs that did not hold"),
+            };
             eprintln!(
-                "  {}: {} nodes, {} positions, {seconds:.2} s",
+                "  {}: {} nodes, {} positions, {seconds:.2} s{repairs}",
                 match search.verdict() {
                     Verdict::Proven => "proven",
                     Verdict::NoWinFound => "no forced win found",
