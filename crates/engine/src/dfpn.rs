@@ -172,7 +172,8 @@ pub enum Verdict {
 #[derive(Clone, Copy, Debug)]
 pub struct ProofLimits {
     /// The most nodes the table may hold before the search stops (memory:
-    /// about 40 bytes a node).
+    /// about 40 bytes a node). A hold is read from at most a tenth as many
+    /// positions, which take about ten times as much each.
     pub max_entries: usize,
 }
 
@@ -256,7 +257,15 @@ impl<'a> ProofSearch<'a> {
                 Some(n) if n.disproof == 0 => Verdict::NoWinFound,
                 _ => Verdict::Stopped,
             };
-            if search.verdict != Verdict::NoWinFound || search.repair() == 0 {
+            if search.verdict != Verdict::NoWinFound {
+                break;
+            }
+            let forgotten = search.repair();
+            if search.stop.load(Ordering::Relaxed) {
+                search.verdict = Verdict::Stopped;
+                break;
+            }
+            if forgotten == 0 {
                 break;
             }
             search.repairs += 1;
@@ -439,9 +448,11 @@ impl<'a> ProofSearch<'a> {
     /// moves inside the set are the hold (loops included: play that goes on
     /// for ever is no win for the prover).
     ///
-    /// This builds the graph and the set; `None` when it has more than
-    /// four billion positions.
+    /// This builds the graph and the set; `None` when stopped, or when the
+    /// graph would take more memory than the table may (a position of the
+    /// graph takes about ten times a table entry's).
     fn hold_graph(&self) -> Option<HoldGraph> {
+        let most = (self.limits.max_entries / 10).min(LOST as usize);
         // The explored graph: positions, and each one's moves with where
         // they lead (an index, HELD or LOST).
         let mut index = HashMap::<u64, u32, BuildHasherDefault<KeyHasher>>::default();
@@ -450,6 +461,9 @@ impl<'a> ProofSearch<'a> {
         index.insert(self.root.zobrist_hash(), 0);
         let mut moves = epaminondas_rules::MoveList::new();
         while edges.len() < positions.len() {
+            if edges.len() % 4096 == 0 && self.stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let mut pos = positions[edges.len()].clone();
             pos.legal_moves_into(&mut moves);
             let mut out = Vec::with_capacity(moves.len());
@@ -464,7 +478,9 @@ impl<'a> ProofSearch<'a> {
                 } else if let Some(&known) = index.get(&hash) {
                     known
                 } else if self.table.get(&hash).is_some_and(|e| e.numbers.proof != 0) {
-                    let next = u32::try_from(positions.len()).ok().filter(|&n| n < LOST)?;
+                    let next = u32::try_from(positions.len())
+                        .ok()
+                        .filter(|&n| (n as usize) < most)?;
                     index.insert(hash, next);
                     positions.push(pos.clone());
                     next

@@ -44,7 +44,8 @@ pub struct SolveArgs {
     #[arg(long, requires = "full", value_name = "FILE")]
     proof: Option<PathBuf>,
     /// With --full: the memory the search may use, in MiB (about 40 bytes
-    /// a position); it stops and says how far it got when full.
+    /// a position); it stops and says how far it got when full. Proving
+    /// that neither side can win takes about as much again.
     #[arg(long, requires = "full", default_value_t = 4096,
           value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     memory: u64,
