@@ -160,9 +160,10 @@ type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
 pub enum Verdict {
     /// The prover can force a win; the proof can be written out.
     Proven,
-    /// The search found no forced win for the prover. Sound where the game
-    /// cannot repeat a position; otherwise a repetition met on one path may
-    /// have been taken for a failure on another (see the module's notes).
+    /// The search found no forced win for the prover. It is proven when
+    /// [`ProofSearch::for_each_step`] gives the other side's hold; without
+    /// one, a repetition met on one path may have been taken for a failure
+    /// on another (see the module's notes).
     NoWinFound,
     /// Stopped from outside, or the table reached its size limit.
     Stopped,
