@@ -397,6 +397,15 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         text.ends_with("so neither side can force a win from ww2/4/4/bb2 w\n"),
         "{text}"
     );
+    // A board too big for the time given: it stops and says how far it got.
+    let out = run(&["solve", "--board", "6x6", "--full", "--time", "0.5"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stderr(&out);
+    assert!(text.contains("error: stopped after "), "{text}");
+    assert!(
+        text.contains("before deciding whether white can force a win"),
+        "{text}"
+    );
     // Wrong use gets clear errors.
     let out = run(&["solve", "--full", "4"]);
     assert_eq!(out.status.code(), Some(2));
