@@ -208,6 +208,9 @@ pub struct ProofSearch<'a> {
     progress: Box<dyn FnMut(&ProofProgress) + 'a>,
     verdict: Verdict,
     repairs: u32,
+    /// The graph of the hold, kept when [`ProofSearch::repair`] found that
+    /// it closes, so that writing the hold does not build it again.
+    hold: Option<HoldGraph>,
 }
 
 /// One child of a node being searched.
@@ -240,6 +243,7 @@ impl<'a> ProofSearch<'a> {
             progress: Box::new(progress),
             verdict: Verdict::Stopped,
             repairs: 0,
+            hold: None,
         };
         let mut root = pos.clone();
         let first = search.look_ahead(&root);
@@ -285,6 +289,7 @@ impl<'a> ProofSearch<'a> {
             return 0;
         };
         if !graph.out[0] {
+            self.hold = Some(graph);
             return 0;
         }
         let mut forgotten = 0;
@@ -544,11 +549,19 @@ impl<'a> ProofSearch<'a> {
         if self.look_ahead(&self.root) == Numbers::DISPROVEN {
             return Some(0);
         }
+        let built;
+        let graph = match &self.hold {
+            Some(graph) => graph,
+            None => {
+                built = self.hold_graph()?;
+                &built
+            }
+        };
         let HoldGraph {
             positions,
             edges,
             out,
-        } = self.hold_graph()?;
+        } = graph;
         if out[0] {
             return None;
         }
@@ -641,12 +654,8 @@ impl<'a> ProofSearch<'a> {
             return None;
         }
         let prover_to_move = pos.turn() == self.prover;
-        let mut moves = pos.legal_moves();
         // Captures and crossings first: among equals, they are tried first.
-        let goal = pos.goal_rank(pos.turn());
-        moves
-            .as_mut_slice()
-            .sort_by_key(|m| std::cmp::Reverse((m.captures(), m.destination().rank() == goal)));
+        let moves = crate::solver::forcing_first(pos);
         let mut children = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let hash = pos.zobrist_after(mv);

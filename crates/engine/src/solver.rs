@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use epaminondas_rules::{Move, Position};
+use epaminondas_rules::{Move, MoveList, Position};
 
 /// What the solver found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,6 +152,17 @@ pub fn winning_moves(pos: &Position, plies: u32, stop: &AtomicBool) -> Option<Ve
     Some(winning)
 }
 
+/// The legal moves of `pos`, the largest captures first, then those that
+/// land on the mover's goal rank: the order in which the solvers try them.
+pub(crate) fn forcing_first(pos: &Position) -> MoveList {
+    let mut moves = pos.legal_moves();
+    let goal = pos.goal_rank(pos.turn());
+    moves
+        .as_mut_slice()
+        .sort_by_key(|m| std::cmp::Reverse((m.captures(), m.destination().rank() == goal)));
+    moves
+}
+
 impl Solver<'_> {
     fn stopped(&mut self) -> bool {
         self.nodes += 1;
@@ -174,12 +185,8 @@ impl Solver<'_> {
         if let Some(&known) = self.cache.get(&key) {
             return Some(known);
         }
-        let mut moves = pos.legal_moves();
         // Captures and crossings first: they decide most puzzles.
-        let goal = pos.goal_rank(pos.turn());
-        moves
-            .as_mut_slice()
-            .sort_by_key(|m| std::cmp::Reverse((m.captures(), m.destination().rank() == goal)));
+        let moves = forcing_first(pos);
         let mut won = false;
         for &mv in &moves {
             pos.play_unchecked(mv);
@@ -246,11 +253,7 @@ impl Solver<'_> {
     /// which it does not win within `plies`, in a position with no win
     /// within `plies`.
     fn defence(&mut self, pos: &mut Position, plies: u32) -> Option<(Move, Move)> {
-        let mut moves = pos.legal_moves();
-        let goal = pos.goal_rank(pos.turn());
-        moves
-            .as_mut_slice()
-            .sort_by_key(|m| std::cmp::Reverse((m.captures(), m.destination().rank() == goal)));
+        let moves = forcing_first(pos);
         let attack = *moves.first()?;
         pos.play_unchecked(attack);
         let mut held = None;
