@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod players;
+pub mod selfplay;
 pub mod stats;
 
 use std::fmt;

@@ -27,6 +27,7 @@ pub mod dfpn;
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod nnue;
 pub mod review;
 pub mod score;
 pub mod search;

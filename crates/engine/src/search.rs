@@ -9,6 +9,7 @@
 //! searched one ply deeper, never pruned, and only their captures and
 //! crossings are searched (the other moves lose at once).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,7 @@ use epaminondas_rules::{Color, Move, MoveList, Position};
 
 use crate::eval::{Weights, evaluate_lazy, evaluate_with};
 use crate::limits::Limits;
+use crate::nnue::{AccumulatorStack, EvalKind, Network};
 use crate::score::{INFINITY, MAX_PLY, is_proven, loss_in, to_table, win_in};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
@@ -219,6 +221,10 @@ pub struct Engine {
     /// Evaluation weights to use instead of the variant's (for trying a
     /// fit in a match without building the engine again).
     weights: Option<Weights>,
+    /// The evaluation used where the network suits the position.
+    eval: EvalKind,
+    /// A network loaded instead of the built-in one.
+    network: Option<Arc<Network>>,
 }
 
 impl Engine {
@@ -234,7 +240,27 @@ impl Engine {
             history: Vec::new(),
             contempt: 0,
             weights: None,
+            eval: EvalKind::default(),
+            network: None,
         }
+    }
+
+    /// Sets the network `Eval nnue` uses: `None` for the one built into
+    /// the program ([`Network::embedded`]), or one loaded from a file.
+    pub fn set_network(&mut self, network: Option<Network>) {
+        self.network = network.map(Arc::new);
+    }
+
+    /// Chooses the evaluation: the linear one, or the network built into
+    /// the program ([`crate::nnue`]) on the positions it is for (the
+    /// standard game on 14x12; the linear one elsewhere).
+    pub fn set_eval(&mut self, eval: EvalKind) {
+        self.eval = eval;
+    }
+
+    /// The evaluation chosen with [`Engine::set_eval`].
+    pub fn eval(&self) -> EvalKind {
+        self.eval
     }
 
     /// Sets the evaluation weights used in every variant instead of
@@ -339,7 +365,14 @@ impl Engine {
             history,
             contempt,
             weights: _,
+            eval,
+            network,
         } = self;
+        let net: Option<&Network> =
+            (*eval == EvalKind::Nnue && Network::suits(pos)).then(|| match network {
+                Some(loaded) => loaded,
+                None => Network::embedded(),
+            });
         let (main_memory, helper_memories) = memories
             .split_first_mut()
             .expect("an engine has at least one thread");
@@ -356,6 +389,7 @@ impl Engine {
             multipv: (*multipv).min(legal.len()),
             history,
             contempt: *contempt,
+            net,
         };
         let (mut result, main_nodes) = std::thread::scope(|scope| {
             for (i, memory) in helper_memories.iter_mut().enumerate() {
@@ -402,6 +436,8 @@ struct Shared<'a> {
     history: &'a [u64],
     /// [`Engine::set_contempt`].
     contempt: i32,
+    /// The network, when it evaluates this search's positions.
+    net: Option<&'a Network>,
 }
 
 /// The state of one search thread.
@@ -431,6 +467,8 @@ struct Search<'a> {
     /// the node searched, the root first (kept with
     /// [`Features::repetition`] only).
     path: Vec<(u64, u32)>,
+    /// The network's accumulators along the path, when it evaluates.
+    accumulators: Option<AccumulatorStack<'a>>,
 }
 
 impl<'a> Search<'a> {
@@ -455,6 +493,9 @@ impl<'a> Search<'a> {
             seldepth: 0,
             excluded: Vec::new(),
             path: Vec::with_capacity(MAX_PLY),
+            accumulators: shared
+                .net
+                .map(|net| AccumulatorStack::new(net, pos, MAX_PLY + 1)),
         }
     }
 
@@ -598,8 +639,37 @@ impl Search<'_> {
         self.stopped
     }
 
-    fn evaluate(&self) -> i32 {
-        evaluate_with(&self.pos, self.shared.weights)
+    fn evaluate(&mut self) -> i32 {
+        match &mut self.accumulators {
+            Some(stack) => {
+                let score = stack.evaluate(&self.pos);
+                // In test builds, every 64th node checks the updated
+                // accumulator against one computed afresh.
+                if cfg!(debug_assertions) && self.nodes % 64 == 0 {
+                    assert_eq!(score, stack.net().evaluate_position(&self.pos));
+                }
+                score
+            }
+            None => evaluate_with(&self.pos, self.shared.weights),
+        }
+    }
+
+    /// Plays `mv` on the search's position (and notes it for the network).
+    #[inline]
+    fn make(&mut self, mv: Move) {
+        if let Some(stack) = &mut self.accumulators {
+            stack.push(Some(mv));
+        }
+        self.pos.play_unchecked(mv);
+    }
+
+    /// Takes back `mv`, the last move made.
+    #[inline]
+    fn unmake(&mut self, mv: Move) {
+        if let Some(stack) = &mut self.accumulators {
+            stack.pop();
+        }
+        self.pos.undo_unchecked(mv);
     }
 
     fn history_slot(color: Color, mv: Move) -> usize {
@@ -798,9 +868,15 @@ impl Search<'_> {
         // near proven scores.
         if features.null_move && prunable && depth >= 3 && !is_proven(beta) && static_eval >= beta {
             let reduction = 2 + depth / 4;
+            if let Some(stack) = &mut self.accumulators {
+                stack.push(None);
+            }
             self.pos.pass_unchecked();
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
             self.pos.pass_unchecked();
+            if let Some(stack) = &mut self.accumulators {
+                stack.pop();
+            }
             if self.stopped {
                 return 0;
             }
@@ -859,7 +935,7 @@ impl Search<'_> {
                 }
                 quiets += 1;
             }
-            self.pos.play_unchecked(mv);
+            self.make(mv);
             // Late quiet moves are first searched less deep.
             let reduction = if features.lmr && quiet && !in_check && depth >= 3 && i >= 3 {
                 let r = 1.0 + (depth as f64).ln() * (i as f64).ln() / 2.5;
@@ -880,7 +956,7 @@ impl Search<'_> {
                     probe
                 }
             };
-            self.pos.undo_unchecked(mv);
+            self.unmake(mv);
             searched += 1;
             if self.stopped {
                 break;
@@ -971,7 +1047,7 @@ impl Search<'_> {
         let mut best = -INFINITY;
         let mut best_move = None;
         if !in_check {
-            let stand = if self.shared.features.lazy_eval {
+            let stand = if self.shared.features.lazy_eval && self.accumulators.is_none() {
                 evaluate_lazy(&self.pos, self.shared.weights, alpha, beta, LAZY_MARGIN)
             } else {
                 self.evaluate()
@@ -1011,9 +1087,9 @@ impl Search<'_> {
             {
                 continue;
             }
-            self.pos.play_unchecked(mv);
+            self.make(mv);
             let score = -self.quiesce(-beta, -alpha, ply + 1);
-            self.pos.undo_unchecked(mv);
+            self.unmake(mv);
             if self.stopped {
                 break;
             }

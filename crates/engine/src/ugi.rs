@@ -7,16 +7,16 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval`, `VariantWeights` (the variant's own evaluation weights) and `Repetition` (a repeated position scores as a draw) (`true`/`false`, see [`crate::search::Features`]), `Contempt` (-1000 to 1000 hundredths of a piece: what a repetition costs the engine's side), `Weights` (14 evaluation weights as `tune` prints them, used in every variant; `default` for the variant's own) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval`, `VariantWeights` (the variant's own evaluation weights) and `Repetition` (a repeated position scores as a draw) (`true`/`false`, see [`crate::search::Features`]), `Contempt` (-1000 to 1000 hundredths of a piece: what a repetition costs the engine's side), `Weights` (14 weights of the linear evaluation as `tune` prints them, used in every variant, on 14x12 only with `Eval linear`; `default` for the variant's own), `Eval` (`nnue`, the default: the network, on the standard 14x12 game, the linear evaluation elsewhere; or `linear`; see [`crate::nnue`]), `EvalFile` (a net file `epaminondas train` wrote, used instead of the built-in net; `embedded` goes back) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D seldepth SD multipv K score S nodes N nps R hashfull H time MS pv M...` per iteration (and line), then `bestmove M` (`bestmove none` without legal moves) |
 //! | `stop` | ends the search (its `bestmove` follows) |
 //! | `query gameover` / `query p1turn` / `query result` | `response true`/`false`; `response p1win`/`p2win`/`none` |
 //! | `perft N` | `perft D COUNT` for each depth |
-//! | `bench` | a fixed search workload: `bench nodes N time MS nps R` |
+//! | `bench` | a fixed search workload: `bench nodes N time MS nps R standard-nodes N standard-nps R` (the last two for its 14x12 positions, where `Eval nnue` applies) |
 //! | `d` | the board, drawn |
-//! | `eval` | the static evaluation term by term, for the side to move |
+//! | `eval` | the static evaluation term by term, for the side to move, and the network's on 14x12 |
 //! | `quit` | ends the program |
 //!
 //! Player 1 is White and moves first. Scores are `cp N` (hundredths of a
@@ -41,6 +41,7 @@ use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
 use crate::eval::Weights;
 use crate::level::Level;
 use crate::limits::{Clock, Limits};
+use crate::nnue::{EvalKind, Network};
 use crate::score;
 use crate::search::{Engine, Features};
 
@@ -235,6 +236,8 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 ));
                 self.say("option name Contempt type spin default 0 min -1000 max 1000");
                 self.say("option name Weights type string default default");
+                self.say("option name Eval type combo default nnue var nnue var linear");
+                self.say("option name EvalFile type string default embedded");
                 let defaults = Features::default();
                 for feature in Features::NAMES {
                     let on = defaults.get(feature).unwrap_or(false);
@@ -345,6 +348,19 @@ impl<W: Write + Send + 'static> Ugi<W> {
             "weights" => {
                 let weights = Weights::parse(value).map_err(|e| format!("Weights: {e}"))?;
                 self.lock_engine().set_weights(Some(weights));
+            }
+            "eval" => {
+                let eval = value
+                    .parse::<EvalKind>()
+                    .map_err(|e| format!("Eval: {e}"))?;
+                self.lock_engine().set_eval(eval);
+            }
+            "evalfile" if value == "embedded" => self.lock_engine().set_network(None),
+            "evalfile" => {
+                let bytes = std::fs::read(value)
+                    .map_err(|e| format!("EvalFile: cannot read {value}: {e}"))?;
+                let net = Network::parse(&bytes).map_err(|e| format!("EvalFile: {value}: {e}"))?;
+                self.lock_engine().set_network(Some(net));
             }
             "level" => match parse::<u8>(value).and_then(Level::new) {
                 Some(level) => self.level = level,
@@ -536,22 +552,35 @@ const BENCH_POSITIONS: [&str; 4] = [
 const BENCH_DEPTH: u32 = 8;
 
 /// Searches a fixed set of positions to a fixed depth with a fresh engine:
-/// the node count changes only when the search does.
+/// the node count changes only when the search does. The line ends with
+/// the same figures for the 14x12 positions alone (`standard-nodes`,
+/// `standard-nps`), the board where `Eval nnue` uses the network.
 pub fn bench(engine: &mut Engine) -> String {
     let start = Instant::now();
     let mut nodes = 0;
+    let mut standard = (0, Duration::ZERO);
     let stop = AtomicBool::new(false);
     for text in BENCH_POSITIONS {
         let pos: Position = text.parse().expect("bench positions are valid");
+        let begun = Instant::now();
         engine.clear();
-        nodes += engine
+        let searched = engine
             .search(&pos, &Limits::depth(BENCH_DEPTH), &stop, |_| {})
             .nodes;
+        nodes += searched;
+        if pos.size() == BoardSize::STANDARD {
+            standard.0 += searched;
+            standard.1 += begun.elapsed();
+        }
     }
-    let ms = start.elapsed().as_millis().max(1);
+    let per_second =
+        |nodes: u64, time: Duration| u128::from(nodes) * 1000 / time.as_millis().max(1);
     format!(
-        "bench nodes {nodes} time {ms} nps {}",
-        u128::from(nodes) * 1000 / ms
+        "bench nodes {nodes} time {} nps {} standard-nodes {} standard-nps {}",
+        start.elapsed().as_millis().max(1),
+        per_second(nodes, start.elapsed()),
+        standard.0,
+        per_second(standard.0, standard.1)
     )
 }
 
@@ -580,6 +609,15 @@ pub fn eval_table(pos: &Position) -> String {
         pos.turn(),
         100.0 * crate::eval::win_probability(evaluate(pos))
     );
+    if Network::suits(pos) {
+        let score = Network::embedded().evaluate_position(pos);
+        text += &format!(
+            "\nnnue {score} for {} to move (cp; {:.0}% expected score; the network's, \
+             used with setoption name Eval value nnue)",
+            pos.turn(),
+            100.0 * crate::eval::win_probability(score)
+        );
+    }
     text
 }
 

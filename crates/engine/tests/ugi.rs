@@ -349,11 +349,8 @@ fn eval_prints_the_terms_and_their_sum() {
             "{term}: {lines:?}"
         );
     }
-    let total = lines.last().unwrap();
-    assert!(
-        total.starts_with("total ") && total.contains("for black to move"),
-        "{total}"
-    );
+    let total = lines.iter().find(|l| l.starts_with("total ")).unwrap();
+    assert!(total.contains("for black to move"), "{total}");
     // The total is the engine's evaluation.
     let mut pos = Position::standard();
     pos.play(pos.parse_move("a1,b2-d4").unwrap()).unwrap();
@@ -399,4 +396,74 @@ fn repetition_options_are_taken_with_a_game_history() {
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:#?}");
     let pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
     assert!(pos.parse_move(bestmove(&lines)).is_ok(), "{lines:#?}");
+}
+
+#[test]
+fn the_eval_option_switches_to_the_network_on_the_standard_board() {
+    let score = |options: &str| {
+        let lines = session(&format!(
+            "{options}position startpos moves a2-a3\ngo depth 2\n"
+        ));
+        assert!(!lines.iter().any(|l| l.contains("error")), "{lines:#?}");
+        let last = lines.iter().rev().find_map(|l| field(l, "cp"));
+        last.expect("a score").to_owned()
+    };
+    let linear = score("setoption name Eval value linear\n");
+    let nnue = score("setoption name Eval value nnue\n");
+    assert_ne!(linear, nnue, "the network evaluates differently");
+    assert_eq!(score(""), nnue, "the network is the default");
+    assert_eq!(
+        score("setoption name Eval value nnue\nsetoption name Eval value linear\n"),
+        linear
+    );
+    // Other boards have no network: the linear evaluation stays.
+    let small = "setoption name Board value 6x6\n";
+    assert_eq!(
+        score(&format!("{small}setoption name Eval value linear\n")),
+        score(small)
+    );
+    // The option is listed, and a bad value is refused.
+    let lines = session("ugi\nsetoption name Eval value neural\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Eval type combo"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error") && l.contains("linear or nnue")),
+        "{lines:#?}"
+    );
+    // A net file can replace the built-in net: the same net scores the
+    // same; a file that is no net is refused and changes nothing.
+    let dir = std::env::temp_dir().join(format!("ugi-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("copy.nnue");
+    std::fs::write(
+        &copy,
+        epaminondas_engine::nnue::Network::embedded().to_bytes(),
+    )
+    .unwrap();
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, b"not a net").unwrap();
+    let nnue_options = format!(
+        "setoption name Eval value nnue\nsetoption name EvalFile value {}\n",
+        copy.display()
+    );
+    assert_eq!(score(&nnue_options), nnue);
+    let lines = session(&format!(
+        "setoption name EvalFile value {}\nsetoption name EvalFile value embedded\n",
+        bad.display()
+    ));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error") && l.contains("not a net file")),
+        "{lines:#?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    // `eval` shows the network's score beside the linear terms.
+    let lines = session("position startpos\neval\n");
+    assert!(lines.iter().any(|l| l.starts_with("nnue ")), "{lines:#?}");
 }

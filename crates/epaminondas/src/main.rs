@@ -11,9 +11,11 @@ mod play;
 mod prove;
 mod puzzles;
 mod records;
+mod selfplay;
 mod serve;
 mod show;
 mod solve;
+mod train;
 mod tune;
 
 use std::process::ExitCode;
@@ -49,6 +51,10 @@ enum Command {
     Puzzles(puzzles::PuzzlesArgs),
     /// Fit the evaluation weights to the results of game records (Texel tuning).
     Tune(tune::TuneArgs),
+    /// Play engine games that make training data for the neural evaluation.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Train the neural evaluation on selfplay data; writes a net file.
+    Train(train::TrainArgs),
     /// Play a game in the terminal, against the engine or a friend.
     Play(play::PlayArgs),
     /// Print a position, or a game record's position, as a text diagram.
@@ -144,6 +150,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Selfplay(args) => selfplay::run(&args),
+        Command::Train(args) => train::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Convert(args) => convert::run(&args),

@@ -890,3 +890,82 @@ fn puzzles_are_generated_and_checked() {
         stderr(&out)
     );
 }
+
+/// `selfplay` writes training data (adding to the file on a second run)
+/// and `train` turns it into a net file the engine reads; data of another
+/// board is refused with the reason.
+#[test]
+fn selfplay_data_trains_a_net() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.bin");
+    let data = data.to_str().unwrap();
+    let selfplay = |seed: &str| {
+        run(&[
+            "selfplay",
+            "--out",
+            data,
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--max-plies",
+            "120",
+            "--seed",
+            seed,
+        ])
+    };
+    let out = selfplay("1");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first = std::fs::metadata(data).unwrap().len();
+    let out = selfplay("2");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("2 games ("), "{text}");
+    let second = std::fs::metadata(data).unwrap().len();
+    assert!(
+        second > first && (second - 16) % 46 == 0,
+        "{first} -> {second}"
+    );
+    assert!(
+        text.contains(&format!("now holds {} positions", (second - 16) / 46)),
+        "{text}"
+    );
+
+    let net = dir.path().join("net.nnue");
+    let net = net.to_str().unwrap();
+    let out = run(&[
+        "train", data, "--out", net, "--epochs", "2", "--batch", "64",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("the linear evaluation's loss"), "{text}");
+    assert!(text.contains("epoch   2  train loss"), "{text}");
+    let bytes = std::fs::read(net).unwrap();
+    epaminondas_engine::nnue::Network::parse(&bytes).unwrap();
+
+    // A 6x6 file cannot be added to a 14x12 one, nor trained on.
+    let out = run(&["selfplay", "--out", data, "--games", "1", "--board", "6x6"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("holds other data"),
+        "{}",
+        stderr(&out)
+    );
+    let small = dir.path().join("small.bin");
+    let small = small.to_str().unwrap();
+    let out = run(&[
+        "selfplay", "--out", small, "--games", "1", "--nodes", "100", "--board", "6x6",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&["train", small, "--out", net]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("14x12 only"), "{}", stderr(&out));
+    let out = run(&["train", net, "--out", net]);
+    assert!(
+        stderr(&out).contains("not training data"),
+        "{}",
+        stderr(&out)
+    );
+}
