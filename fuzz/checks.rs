@@ -86,3 +86,17 @@ pub fn check_record(text: &str) {
         assert_eq!(printed.parse::<GameRecord>().as_ref(), Ok(&record));
     }
 }
+
+/// Checks `text` as a proof file: the checker returns (accepting or
+/// refusing), and an accepted proof went through no more positions than it
+/// has steps (each one it met needs a step).
+pub fn check_proof(text: &str) {
+    if let Ok(proofs) = epaminondas_rules::proof::check(text) {
+        for proof in proofs {
+            assert!(
+                proof.positions + proof.unused_steps <= proof.header.steps,
+                "{proof:?}"
+            );
+        }
+    }
+}

@@ -5,27 +5,15 @@
 
 #[path = "../../../fuzz/mail_checks.rs"]
 mod mail_checks;
-
-use std::fs;
-use std::path::PathBuf;
+#[path = "../../../fuzz/seeds.rs"]
+mod seeds;
 
 use mail_checks::check_mail;
 
 fn seeds() -> Vec<Vec<u8>> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/read_mail");
-    let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|entry| {
-            let path = entry.ok()?.path();
-            let name = path.file_name()?.to_str()?.to_owned();
-            name.starts_with("seed-")
-                .then(|| fs::read(&path).ok().map(|bytes| (name, bytes)))
-                .flatten()
-        })
-        .collect();
-    out.sort();
-    assert!(out.len() >= 5, "seeds missing in {}", dir.display());
-    out.into_iter().map(|(_, bytes)| bytes).collect()
+    let out = seeds::seed_files(env!("CARGO_MANIFEST_DIR"), "read_mail");
+    assert!(out.len() >= 5, "seeds missing in fuzz/corpus/read_mail");
+    out
 }
 
 /// Deterministic mutations: bytes deleted, duplicated or replaced by ones

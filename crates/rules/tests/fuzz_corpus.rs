@@ -84,3 +84,8 @@ fn position_corpus() {
 fn record_corpus() {
     run("parse_record", checks::check_record, 1000);
 }
+
+#[test]
+fn proof_corpus() {
+    run("check_proof", checks::check_proof, 300);
+}
