@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use epaminondas_engine::nnue::EvalKind;
 use epaminondas_engine::nnue::data::TrainingRecord;
 use epaminondas_engine::score::is_proven;
 use epaminondas_engine::{Engine, Limits};
@@ -32,8 +33,8 @@ pub struct SelfplayConfig {
     pub seed: u64,
     /// A game still going after this many plies ends unfinished.
     pub max_plies: usize,
-    /// Sets up each thread's engine (its evaluation, for instance).
-    pub setup: fn(&mut Engine),
+    /// The evaluation the engine plays with.
+    pub eval: EvalKind,
 }
 
 /// How far a self-play run has got.
@@ -50,8 +51,8 @@ pub struct SelfplayProgress {
 }
 
 /// Plays one game from the opening of game `index` and returns its
-/// training records and how many plies it lasted (`None` as the plies'
-/// companion when it reached the ply limit unfinished).
+/// training records, how many plies it lasted, and whether it reached the
+/// ply limit unfinished.
 fn play_one(
     config: &SelfplayConfig,
     engine: &mut Engine,
@@ -118,7 +119,7 @@ pub fn run_selfplay(
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| {
                 let mut engine = Engine::new(16);
-                (config.setup)(&mut engine);
+                engine.set_eval(config.eval);
                 let mut bytes = Vec::new();
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -172,7 +173,7 @@ mod tests {
             threads: 2,
             seed: 7,
             max_plies: 200,
-            setup: |_| {},
+            eval: EvalKind::Linear,
         };
         let header = DataHeader::new(size, Variant::Epaminondas);
         let mut file = header.to_bytes().to_vec();
@@ -210,7 +211,7 @@ mod tests {
             threads: 1,
             seed: 1,
             max_plies: 50,
-            setup: |_| {},
+            eval: EvalKind::Linear,
         };
         let mut out = Vec::new();
         let done = run_selfplay(&config, &mut out, &AtomicBool::new(true), &|_| {}).unwrap();

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use clap::Args;
 use epaminondas_arena::selfplay::{SelfplayConfig, SelfplayProgress, run_selfplay};
-use epaminondas_engine::Engine;
 use epaminondas_engine::nnue::EvalKind;
 use epaminondas_engine::nnue::data::{DataHeader, HEADER_BYTES, TrainingData};
 use epaminondas_rules::{BoardSize, Variant};
@@ -105,10 +104,6 @@ pub fn run(args: &SelfplayArgs) -> Outcome {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
-    let setup: fn(&mut Engine) = match args.eval {
-        EvalKind::Linear => |engine| engine.set_eval(EvalKind::Linear),
-        EvalKind::Nnue => |engine| engine.set_eval(EvalKind::Nnue),
-    };
     let config = SelfplayConfig {
         variant: args.variant,
         size,
@@ -117,7 +112,7 @@ pub fn run(args: &SelfplayArgs) -> Outcome {
         threads: threads as usize,
         seed: args.seed,
         max_plies: args.max_plies as usize,
-        setup,
+        eval: args.eval,
     };
     let started = Instant::now();
     let interrupt = crate::output::interrupt_on_ctrl_c("finishing the games being played");

@@ -539,21 +539,16 @@ pub struct AccumulatorStack<'a> {
 impl<'a> AccumulatorStack<'a> {
     /// A stack of room for `depth` plies, rooted at `pos`.
     pub fn new(net: &'a Network, pos: &Position, depth: usize) -> AccumulatorStack<'a> {
-        let root = net.refresh(pos);
+        let mut fresh = vec![false; depth + 1];
+        fresh[0] = true;
         AccumulatorStack {
             net,
-            accumulators: vec![root; depth + 1],
+            accumulators: vec![net.refresh(pos); depth + 1],
             moves: vec![None; depth + 1],
-            fresh: vec![false; depth + 1],
+            fresh,
             root_turn: pos.turn(),
             height: 0,
         }
-        .with_root_fresh()
-    }
-
-    fn with_root_fresh(mut self) -> AccumulatorStack<'a> {
-        self.fresh[0] = true;
-        self
     }
 
     /// The network evaluating.
@@ -605,13 +600,8 @@ mod tests {
 
     /// A net with small pseudo-random weights, so that every input matters.
     fn random_net() -> Network {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % 61) as i16 - 30
-        };
+        let mut rng = train::Rng(0x2545_F491_4F6C_DD1D);
+        let mut next = || (rng.next() % 61) as i16 - 30;
         let mut row = || {
             let mut row = Row([0; HIDDEN]);
             row.0.iter_mut().for_each(|v| *v = next());

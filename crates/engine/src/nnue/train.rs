@@ -246,11 +246,11 @@ pub struct FloatNet {
 }
 
 /// A small seeded generator (xorshift) for the starting weights and the
-/// shuffles.
-struct Rng(u64);
+/// shuffles (and the nets of the module's tests).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
