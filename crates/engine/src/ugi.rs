@@ -29,7 +29,7 @@
 //! every other command waits until the search has ended, in the order sent
 //! (so a `position` and `go` sent during a search are queued, not lost).
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -41,7 +41,7 @@ use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
 use crate::eval::Weights;
 use crate::level::Level;
 use crate::limits::{Clock, Limits};
-use crate::nnue::{EvalKind, Network};
+use crate::nnue::{EvalKind, NET_BYTES, Network};
 use crate::score;
 use crate::search::{Engine, Features};
 
@@ -357,7 +357,12 @@ impl<W: Write + Send + 'static> Ugi<W> {
             }
             "evalfile" if value == "embedded" => self.lock_engine().set_network(None),
             "evalfile" => {
-                let bytes = std::fs::read(value)
+                // A net file has a fixed length: read no more than one byte
+                // past it, so that a wrong path (a device, a huge file)
+                // is refused instead of filling memory.
+                let mut bytes = Vec::new();
+                std::fs::File::open(value)
+                    .and_then(|file| file.take(NET_BYTES as u64 + 1).read_to_end(&mut bytes))
                     .map_err(|e| format!("EvalFile: cannot read {value}: {e}"))?;
                 let net = Network::parse(&bytes).map_err(|e| format!("EvalFile: {value}: {e}"))?;
                 self.lock_engine().set_network(Some(net));

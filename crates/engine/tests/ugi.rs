@@ -462,6 +462,34 @@ fn the_eval_option_switches_to_the_network_on_the_standard_board() {
             .any(|l| l.contains("error") && l.contains("not a net file")),
         "{lines:#?}"
     );
+    // A file longer than any net (or a device that never ends) is read
+    // only one byte past a net's length, and refused.
+    let long = dir.join("long.nnue");
+    let mut bytes = epaminondas_engine::nnue::Network::embedded().to_bytes();
+    bytes.extend_from_slice(&[0; 100_000]);
+    std::fs::write(&long, bytes).unwrap();
+    let capped = format!(
+        "a net file of {} bytes",
+        epaminondas_engine::nnue::NET_BYTES + 1
+    );
+    let lines = session(&format!(
+        "setoption name EvalFile value {}\n",
+        long.display()
+    ));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error") && l.contains(&capped)),
+        "{lines:#?}"
+    );
+    // /dev/zero never ends: it is read as far as the cap, and refused.
+    let lines = session("setoption name EvalFile value /dev/zero\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error") && l.contains("not a net file")),
+        "{lines:#?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     // `eval` shows the network's score beside the linear terms.
     let lines = session("position startpos\neval\n");
