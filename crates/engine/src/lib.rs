@@ -7,7 +7,7 @@
 //! evaluation), [`tune`] (fitting its weights to game results), [`tt`] (the
 //! shared transposition table), [`limits`] (depth, node and time limits and
 //! the time budget), [`score`] (how wins and losses are scored), [`level`]
-//! (strength levels for people), [`solver`] (proofs of forced wins within
+//! (strength levels for people), [`book`] (opening books), [`solver`] (proofs of forced wins within
 //! a number of plies), [`dfpn`] (full solving by proof-number search) and
 //! [`ugi`] (the text protocol).
 //!
@@ -23,6 +23,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod dfpn;
 pub mod eval;
 pub mod level;

@@ -7,7 +7,7 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval`, `VariantWeights` (the variant's own evaluation weights) and `Repetition` (a repeated position scores as a draw) (`true`/`false`, see [`crate::search::Features`]), `Contempt` (-1000 to 1000 hundredths of a piece: what a repetition costs the engine's side), `Weights` (14 weights of the linear evaluation as `tune` prints them, used in every variant, on 14x12 only with `Eval linear`; `default` for the variant's own), `Eval` (`nnue`, the default: the network, on the standard 14x12 game, the linear evaluation elsewhere; or `linear`; see [`crate::nnue`]), `EvalFile` (a net file `epaminondas train` wrote, used instead of the built-in net; `embedded` goes back) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval`, `VariantWeights` (the variant's own evaluation weights) and `Repetition` (a repeated position scores as a draw) (`true`/`false`, see [`crate::search::Features`]), `Contempt` (-1000 to 1000 hundredths of a piece: what a repetition costs the engine's side), `Weights` (14 weights of the linear evaluation as `tune` prints them, used in every variant, on 14x12 only with `Eval linear`; `default` for the variant's own), `Eval` (`nnue`, the default: the network, on the standard 14x12 game, the linear evaluation elsewhere; or `linear`; see [`crate::nnue`]), `EvalFile` (a net file `epaminondas train` wrote, used instead of the built-in net; `embedded` goes back), `OwnBook` (`true`, the default: play from the opening book while the position is in it, see below), `BookFile` (a book file `epaminondas book` wrote, used instead of the built-in books; `embedded` goes back) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D seldepth SD multipv K score S nodes N nps R hashfull H time MS pv M...` per iteration (and line), then `bestmove M` (`bestmove none` without legal moves) |
@@ -18,6 +18,13 @@
 //! | `d` | the board, drawn |
 //! | `eval` | the static evaluation term by term, for the side to move, and the network's on 14x12 |
 //! | `quit` | ends the program |
+//!
+//! With `OwnBook` on, a `go` with a clock or `movetime` in a position of
+//! the book (see [`crate::book`]; the built-in books cover the standard
+//! game on 14x12 and 8x8) is answered at once with a book move, chosen at
+//! random by the book's weights, after `info string book move M`. `go
+//! depth`, `go nodes`, `go infinite` and `MultiPV` above 1 always search:
+//! they ask for a search, not for a move in a game.
 //!
 //! Player 1 is White and moves first. Scores are `cp N` (hundredths of a
 //! piece), `win N` or `loss N` (the game ends in N plies). Moves are in
@@ -36,8 +43,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
+use epaminondas_rules::{BoardSize, Color, Move, Position, Symmetry, Variant};
 
+use crate::book::{Book, BookRandom};
 use crate::eval::Weights;
 use crate::level::Level;
 use crate::limits::{Clock, Limits};
@@ -86,7 +94,17 @@ pub struct Ugi<W: Write + Send + 'static> {
     /// capture, oldest first, for the search's repetition check.
     history: Vec<u64>,
     running: Option<Running>,
+    /// Whether `go` plays from the opening book (`OwnBook`).
+    own_book: bool,
+    /// A book file loaded with `BookFile`, used instead of the built-in ones.
+    book_file: Option<Arc<Book>>,
+    /// The state of the random choice among book moves.
+    book_random: BookRandom,
 }
+
+/// The most bytes `BookFile` reads: far above any useful book, far below
+/// what would strain memory.
+pub const MAX_BOOK_BYTES: u64 = 64 << 20;
 
 impl<W: Write + Send + 'static> Ugi<W> {
     /// A protocol session writing to `out`.
@@ -101,6 +119,9 @@ impl<W: Write + Send + 'static> Ugi<W> {
             position: Position::standard(),
             history: Vec::new(),
             running: None,
+            own_book: true,
+            book_file: None,
+            book_random: BookRandom::from_time(),
         }
     }
 
@@ -238,6 +259,8 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 self.say("option name Weights type string default default");
                 self.say("option name Eval type combo default nnue var nnue var linear");
                 self.say("option name EvalFile type string default embedded");
+                self.say("option name OwnBook type check default true");
+                self.say("option name BookFile type string default embedded");
                 let defaults = Features::default();
                 for feature in Features::NAMES {
                     let on = defaults.get(feature).unwrap_or(false);
@@ -367,6 +390,25 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 let net = Network::parse(&bytes).map_err(|e| format!("EvalFile: {value}: {e}"))?;
                 self.lock_engine().set_network(Some(net));
             }
+            "ownbook" => match value {
+                "true" | "false" => self.own_book = value == "true",
+                _ => return Err(format!("OwnBook must be true or false, not '{value}'")),
+            },
+            "bookfile" if value == "embedded" => self.book_file = None,
+            "bookfile" => {
+                let mut text = String::new();
+                std::fs::File::open(value)
+                    .and_then(|file| file.take(MAX_BOOK_BYTES + 1).read_to_string(&mut text))
+                    .map_err(|e| format!("BookFile: cannot read {value}: {e}"))?;
+                if text.len() as u64 > MAX_BOOK_BYTES {
+                    return Err(format!(
+                        "BookFile: {value} is larger than {} MiB",
+                        MAX_BOOK_BYTES >> 20
+                    ));
+                }
+                let book = Book::parse(&text).map_err(|e| format!("BookFile: {value}: {e}"))?;
+                self.book_file = Some(Arc::new(book));
+            }
             "level" => match parse::<u8>(value).and_then(Level::new) {
                 Some(level) => self.level = level,
                 None => return Err(format!("Level must be 1 to 10, not '{value}'")),
@@ -456,6 +498,14 @@ impl<W: Write + Send + 'static> Ugi<W> {
                 _ => return self.error(&format!("unknown go parameter '{word}'")),
             }
         }
+        let plays_a_game = (limits.movetime.is_some() || times.iter().any(Option::is_some))
+            && limits.depth.is_none()
+            && limits.nodes.is_none();
+        if plays_a_game && let Some(mv) = self.book_move() {
+            self.say(&format!("info string book move {mv}"));
+            let mv = self.level.choose(&self.position, Some(mv)).unwrap_or(mv);
+            return self.say(&format!("bestmove {mv}"));
+        }
         if let Some(cap) = self.level.node_cap() {
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
         }
@@ -510,6 +560,20 @@ impl<W: Write + Send + 'static> Ugi<W> {
             thread,
             infinite,
         });
+    }
+
+    /// A move of the opening book for the current position, when
+    /// `OwnBook` is on, one line is asked for and the position is in the
+    /// book (`BookFile`'s, else the built-in one of its game).
+    fn book_move(&mut self) -> Option<Move> {
+        if !self.own_book || self.lock_engine().multipv() > 1 {
+            return None;
+        }
+        let book = match &self.book_file {
+            Some(book) => book.as_ref(),
+            None => Book::embedded(&self.position)?,
+        };
+        book.choose(&self.position, self.book_random.next_u64())
     }
 
     fn query(&self, args: &[&str]) {

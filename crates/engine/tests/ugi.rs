@@ -233,7 +233,8 @@ fn commands_sent_during_a_search_wait_for_it() {
     // A new position and search sent while one runs are queued, not lost;
     // isready is answered at once.
     let lines = session(
-        "position startpos\n\
+        "setoption name OwnBook value false\n\
+         position startpos\n\
          go movetime 300\n\
          position startpos moves a1,b2-d4\n\
          go depth 2\n\
@@ -494,4 +495,111 @@ fn the_eval_option_switches_to_the_network_on_the_standard_board() {
     // `eval` shows the network's score beside the linear terms.
     let lines = session("position startpos\neval\n");
     assert!(lines.iter().any(|l| l.starts_with("nnue ")), "{lines:#?}");
+}
+
+/// The book's moves of the start, as the built-in 14x12 book lists them.
+fn book_moves_of(pos: &Position) -> Vec<String> {
+    let book = epaminondas_engine::book::Book::embedded(pos).expect("a built-in book");
+    let moves = book.moves(pos).expect("the start is in the book");
+    moves.iter().map(|m| m.mv.to_string()).collect()
+}
+
+#[test]
+fn own_book_answers_game_moves_from_the_book_and_leaves_searches_alone() {
+    let start = Position::standard();
+    let book = book_moves_of(&start);
+    // A game move (movetime or a clock) comes from the book, at once.
+    for go in ["go movetime 5000", "go p1time 60000 p2time 60000"] {
+        let started = std::time::Instant::now();
+        let lines = session(&format!("position startpos\n{go}\n"));
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(4),
+            "{go}"
+        );
+        let mv = bestmove(&lines).to_owned();
+        assert!(book.contains(&mv), "{go}: {lines:?}");
+        assert!(
+            lines.contains(&format!("info string book move {mv}")),
+            "{lines:?}"
+        );
+    }
+    // Not with OwnBook off, not for a search of a depth, nodes or lines.
+    for script in [
+        "setoption name OwnBook value false\nposition startpos\ngo movetime 100\n",
+        "position startpos\ngo depth 2\n",
+        "position startpos\ngo nodes 2000\n",
+        "setoption name MultiPV value 2\nposition startpos\ngo movetime 100\n",
+    ] {
+        let lines = session(script);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{script}: {lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.contains("book move")),
+            "{script}: {lines:?}"
+        );
+    }
+    // Out of the book, the engine searches.
+    let lines = session("position startpos moves n2-n3\ngo movetime 100\n");
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    // Different sessions vary their choice among the book moves.
+    let chosen: std::collections::HashSet<String> = (0..40)
+        .map(|_| bestmove(&session("position startpos\ngo movetime 100\n")).to_owned())
+        .collect();
+    assert!(
+        chosen.len() > 1 || book.len() == 1,
+        "{chosen:?} of {book:?}"
+    );
+}
+
+#[test]
+fn book_file_replaces_the_built_in_books() {
+    let dir = std::env::temp_dir().join(format!("ugi-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("six.book");
+    std::fs::write(
+        &path,
+        "epaminondas-book 1\ngame epaminondas 6x6 mirror\nstart | c1-c3 1 0\n",
+    )
+    .unwrap();
+    let lines = session(&format!(
+        "setoption name Board value 6x6\nsetoption name BookFile value {}\n\
+         position startpos\ngo movetime 5000\n",
+        path.display()
+    ));
+    assert_eq!(bestmove(&lines), "c1,c2-c3", "{lines:?}");
+    // A bad book is refused with the reason and changes nothing.
+    let bad = dir.join("bad.book");
+    std::fs::write(
+        &bad,
+        "epaminondas-book 1\ngame epaminondas 6x6 mirror\nstart | c1-c9 1 0\n",
+    )
+    .unwrap();
+    let lines = session(&format!(
+        "setoption name BookFile value {}\nsetoption name BookFile value {}\n\
+         setoption name OwnBook value maybe\n",
+        bad.display(),
+        dir.join("missing.book").display()
+    ));
+    assert!(
+        lines[0].contains("BookFile") && lines[0].contains("line 3"),
+        "{lines:?}"
+    );
+    assert!(lines[1].contains("cannot read"), "{lines:?}");
+    assert!(
+        lines[2].contains("OwnBook must be true or false"),
+        "{lines:?}"
+    );
+    // `embedded` goes back to the built-in books (none for 6x6: a search).
+    let lines = session(&format!(
+        "setoption name Board value 6x6\nsetoption name BookFile value {}\n\
+         setoption name BookFile value embedded\nposition startpos\ngo movetime 100\n",
+        path.display()
+    ));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,6 +2,7 @@
 
 mod analyze;
 mod args;
+mod book;
 mod convert;
 mod loadtest;
 mod matches;
@@ -55,6 +56,8 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Train the neural evaluation on selfplay data; writes a net file.
     Train(train::TrainArgs),
+    /// Build an opening book by long searches, or add to one.
+    Book(book::BookArgs),
     /// Play a game in the terminal, against the engine or a friend.
     Play(play::PlayArgs),
     /// Print a position, or a game record's position, as a text diagram.
@@ -152,6 +155,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => tune::run(&args),
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Train(args) => train::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Convert(args) => convert::run(&args),

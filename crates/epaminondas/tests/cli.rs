@@ -969,3 +969,70 @@ fn selfplay_data_trains_a_net() {
         stderr(&out)
     );
 }
+
+#[test]
+fn book_builds_and_goes_on_from_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("six.book");
+    let book = path.to_str().unwrap();
+    let build = |positions: &str, board: &str| {
+        run(&[
+            "book",
+            "--out",
+            book,
+            "--board",
+            board,
+            "--positions",
+            positions,
+            "--nodes",
+            "2000",
+            "--plies",
+            "4",
+        ])
+    };
+    let out = build("3", "6x6");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("3 positions searched") && stdout(&out).contains("holds 3 positions"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("1/3 ") && stderr(&out).contains("] start: "),
+        "{}",
+        stderr(&out)
+    );
+    // A second run goes on from the file; the result reads as a book whose
+    // start and first replies are in it.
+    let out = build("2", "6x6");
+    assert!(
+        stdout(&out).contains("holds 5 positions"),
+        "{}",
+        stdout(&out)
+    );
+    let read =
+        epaminondas_engine::book::Book::parse(&std::fs::read_to_string(book).unwrap()).unwrap();
+    assert_eq!(read.len(), 5);
+    assert!(read.contains(&read.start()));
+    assert!(!dir.path().join("six.book.partial").exists());
+
+    // Another game's book, or a file that is not a book, is refused as it is.
+    let out = build("1", "8x8");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is a book of epaminondas on 6x6"),
+        "{}",
+        stderr(&out)
+    );
+    let junk = dir.path().join("junk.book");
+    std::fs::write(&junk, "hello\n").unwrap();
+    let out = run(&["book", "--out", junk.to_str().unwrap(), "--positions", "1"]);
+    assert!(
+        stderr(&out).contains("not an opening book"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&junk).unwrap(), "hello\n");
+    let out = run(&["book", "--out", book, "--width", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use epaminondas_engine::book::{Book, BookRandom};
 use epaminondas_engine::review::{Line, search_lines};
 use epaminondas_engine::{Engine, Level, Limits, SearchResult};
 use epaminondas_rules::{Move, Position};
@@ -211,8 +212,14 @@ impl EnginePool {
     }
 
     /// The move the engine plays in `pos` at `level` (`None` without a
-    /// legal move). Never waits behind an analysis.
+    /// legal move): from the opening book while the position is in it (no
+    /// search, no worker), else searched. Never waits behind an analysis.
     pub async fn choose(&self, pos: Position, level: Level) -> Option<Move> {
+        let from_book = Book::embedded(&pos)
+            .and_then(|book| book.choose(&pos, BookRandom::from_time().next_u64()));
+        if let Some(mv) = from_book {
+            return level.choose(&pos, Some(mv));
+        }
         let _slot = self.game_slot().await;
         let limits = Limits {
             nodes: level.node_cap(),
@@ -293,6 +300,32 @@ mod tests {
     use super::*;
     use std::time::Instant;
 
+    /// A standard position the opening book does not hold, so that the
+    /// engine must search it.
+    fn out_of_book() -> Position {
+        let mut pos = Position::standard();
+        let book = Book::embedded(&pos).expect("a built-in book for 14x12");
+        let mv = *pos.legal_moves().last().unwrap();
+        pos.play(mv).unwrap();
+        assert!(!book.contains(&pos), "{mv} is in the book");
+        pos
+    }
+
+    /// A book position's move needs no worker: it is answered while the
+    /// only worker is held by a game.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn book_moves_need_no_worker() {
+        let pool = Arc::new(EnginePool::new(1, 1, Duration::from_millis(100)));
+        let _held = pool.game_slot().await;
+        let start = Position::standard();
+        let book = Book::embedded(&start).unwrap().moves(&start).unwrap();
+        let mv = tokio::time::timeout(Duration::from_secs(5), pool.choose(start, Level::MAX))
+            .await
+            .expect("answered without a worker")
+            .unwrap();
+        assert!(book.iter().any(|m| m.mv == mv), "{mv} is a book move");
+    }
+
     /// A game's move does not wait for a long analysis on the only worker:
     /// the analysis is stopped and says so.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -322,7 +355,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(200)).await;
         let started = Instant::now();
         let level = Level::new(1).unwrap();
-        assert!(pool.choose(Position::standard(), level).await.is_some());
+        assert!(pool.choose(out_of_book(), level).await.is_some());
         assert!(started.elapsed() < Duration::from_secs(10));
         let (end, took) = analysis.await.unwrap();
         assert!(matches!(end, Analysed::Preempted(_)), "{end:?}");
@@ -349,7 +382,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(200)).await;
         let started = Instant::now();
         let level = Level::new(1).unwrap();
-        assert!(pool.choose(Position::standard(), level).await.is_some());
+        assert!(pool.choose(out_of_book(), level).await.is_some());
         assert!(started.elapsed() < Duration::from_secs(10));
         assert_eq!(review.await.unwrap(), None, "searched again later");
         // Uninterrupted, it gives the best line.

@@ -6,6 +6,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use epaminondas_engine::book::{Book, BookRandom};
 use epaminondas_engine::{Engine, Level, Limits};
 use epaminondas_rules::{Move, Position};
 
@@ -21,6 +22,15 @@ pub enum Purpose {
 /// Time per move at full strength (level 10); lower levels are limited by
 /// nodes and finish far sooner.
 const FULL_STRENGTH_TIME: Duration = Duration::from_millis(1500);
+
+/// A move of the built-in opening book for `pos`, chosen at random by the
+/// book's weights, with the score the book gives it.
+fn book_move(pos: &Position) -> Option<(Move, i32)> {
+    let book = Book::embedded(pos)?;
+    let mv = book.choose(pos, BookRandom::from_time().next_u64())?;
+    let score = book.moves(pos)?.iter().find(|m| m.mv == mv)?.score;
+    Some((mv, score))
+}
 
 /// A search under way.
 struct Job {
@@ -74,6 +84,14 @@ impl Thinker {
         let (send, result) = channel();
         let (engine, flag, pos) = (Arc::clone(&self.engine), Arc::clone(&stop), pos.clone());
         std::thread::spawn(move || {
+            // The engine's own move comes from the opening book while the
+            // position is in it; a hint is always searched.
+            if purpose == Purpose::Reply
+                && let Some((mv, score)) = book_move(&pos)
+            {
+                let _ = send.send((level.choose(&pos, Some(mv)), score));
+                return;
+            }
             let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
             let found = engine.search(&pos, &limits, &flag, |_| {});
             drop(engine);
