@@ -109,6 +109,9 @@ pub const MAX_BOOK_BYTES: u64 = 64 << 20;
 impl<W: Write + Send + 'static> Ugi<W> {
     /// A protocol session writing to `out`.
     pub fn new(out: W) -> Ugi<W> {
+        // The built-in opening books are read once per process (about a
+        // tenth of a second): meanwhile, not in the first move's time.
+        std::thread::spawn(|| Book::embedded(&Position::standard()));
         Ugi {
             out: Arc::new(Mutex::new(out)),
             engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MB))),

@@ -115,6 +115,9 @@ impl EnginePool {
     /// `full_strength_time` per move, lower levels are limited by nodes.
     pub fn new(workers: usize, analysis_slots: usize, full_strength_time: Duration) -> EnginePool {
         let workers = workers.max(1);
+        // The built-in opening books are read once per process (a tenth of
+        // a second): on a thread of their own, not on the first game's.
+        std::thread::spawn(|| Book::embedded(&Position::standard()));
         EnginePool {
             shared: Arc::new(Shared {
                 state: Mutex::new(PoolState {

@@ -114,7 +114,8 @@ async fn analyses_never_delay_the_computer_s_moves() {
     )
     .header("cookie", &cookie)
     .header("x-csrf-token", guest["csrf"].as_str().unwrap())
-    .json(&json!({"level": 3, "color": "black"}))
+    // On 12x10, which has no opening book: the first move is searched.
+    .json(&json!({"level": 3, "color": "black", "board": "12x10"}))
     .send()
     .await
     .unwrap();
