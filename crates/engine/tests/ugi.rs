@@ -591,6 +591,10 @@ fn book_file_replaces_the_built_in_books() {
         lines[2].contains("OwnBook must be true or false"),
         "{lines:?}"
     );
+    // A wrong path to something endless is refused after 64 MiB, not read
+    // to the end.
+    let lines = session("setoption name BookFile value /dev/zero\n");
+    assert!(lines[0].contains("larger than 64 MiB"), "{lines:?}");
     // `embedded` goes back to the built-in books (none for 6x6: a search).
     let lines = session(&format!(
         "setoption name Board value 6x6\nsetoption name BookFile value {}\n\
