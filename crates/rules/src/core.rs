@@ -612,6 +612,24 @@ impl<const N: usize, const L: u32> Core<N, L> {
         hash
     }
 
+    /// The Zobrist hash of the position reflected left to right (file `a`
+    /// and the last file swapped), computed from scratch.
+    pub(crate) fn compute_reflected_hash(&self) -> u64 {
+        let last_file = self.size.files() - 1;
+        let mut hash = match self.turn {
+            Color::White => 0,
+            Color::Black => zobrist::black_to_move(),
+        };
+        for color in Color::ALL {
+            for i in self.pieces[color.index()].iter() {
+                let square = square_of::<L>(i);
+                let mirror = Square::new_unchecked(last_file - square.file(), square.rank());
+                hash ^= zobrist::piece(color.index(), Self::index(mirror));
+            }
+        }
+        hash
+    }
+
     /// Whether the side to move has won by crossing (the position is then terminal).
     #[inline(always)]
     pub(crate) fn mover_has_crossed(&self) -> bool {

@@ -382,6 +382,16 @@ impl Position {
         with_core!(self, c => c.compute_hash())
     }
 
+    /// The [`Position::zobrist_hash`] of this position reflected left to
+    /// right (file `a` and the last file swapped, the side to move kept),
+    /// computed from scratch. The rules of every game here, under every
+    /// symmetry option, treat a position and its reflection alike (stones
+    /// are reflected too), so the smaller of the two hashes is a key under
+    /// which a position and its mirror image can share one table entry.
+    pub fn reflected_zobrist_hash(&self) -> u64 {
+        with_core!(self, c => c.compute_reflected_hash())
+    }
+
     /// The piece on `square`, if any (`None` also for squares off the board).
     pub fn piece_at(&self, square: Square) -> Option<Color> {
         with_core!(self, c => c.piece_at(square))

@@ -217,6 +217,20 @@ impl VariantCore {
         hash
     }
 
+    /// The hash of the position reflected left to right, from scratch.
+    pub(crate) fn compute_reflected_hash(&self) -> u64 {
+        let last_file = self.size.files() - 1;
+        let mut hash = match self.turn {
+            Color::White => 0,
+            Color::Black => zobrist::black_to_move(),
+        };
+        for square in self.size.all_squares() {
+            let mirror = Square::new_unchecked(last_file - square.file(), square.rank());
+            hash ^= key(self.cells[self.index(square)], mirror);
+        }
+        hash
+    }
+
     #[inline(never)]
     pub(crate) fn mover_has_crossed(&self) -> bool {
         self.has_crossed(self.turn)

@@ -13,13 +13,17 @@
 //!   `to_bits` then `from_bits`;
 //! - the evaluation queries (survey: mobility and largest capture, also of
 //!   both sides at once; links) agree with the move list and a
-//!   square-by-square count, for both colours.
+//!   square-by-square count, for both colours;
+//! - every game's rules treat a position and its left-right reflection
+//!   alike, and `reflected_zobrist_hash` is the reflection's hash.
 
 mod reference;
 
 use std::collections::HashSet;
 
-use epaminondas_rules::{BoardSize, Color, Move, Position, PositionError, Setup, Square, Symmetry};
+use epaminondas_rules::{
+    BoardSize, Color, Move, Position, PositionError, Setup, Square, Symmetry, Variant,
+};
 use proptest::prelude::*;
 use reference::Rng;
 
@@ -147,6 +151,40 @@ proptest! {
             let rebuilt = Position::from_setup(&pos.to_setup(), pos.symmetry()).unwrap();
             prop_assert_eq!(rebuilt.zobrist_hash(), pos.zobrist_hash());
             prop_assert_eq!(&rebuilt, &pos);
+        }
+    }
+
+    #[test]
+    fn reflection_keeps_the_rules_and_its_hash_is_foretold(
+        variant in prop::sample::select(Variant::ALL.to_vec()),
+        size in (5u8..=10, 5u8..=10),
+        symmetry in symmetry(),
+        seed in any::<u64>(),
+        plies in 0usize..60,
+    ) {
+        let size = BoardSize::new(size.0, size.1).unwrap();
+        let mut pos = Position::new_variant(variant, size, symmetry).unwrap();
+        let mut rng = Rng::new(seed);
+        for _ in 0..=plies {
+            // The reflection, built square by square, is a position of the
+            // same game whose hash `reflected_zobrist_hash` foretells, with
+            // as many moves, the same checks and the same crossing.
+            let mut setup = pos.to_setup();
+            let last = size.files() - 1;
+            let flip = |s: Square| Square::new(last - s.file(), s.rank()).unwrap();
+            setup.pieces = setup.pieces.iter().map(|&(s, c)| (flip(s), c)).collect();
+            setup.stones = setup.stones.iter().map(|&s| flip(s)).collect();
+            let mirror = Position::from_setup_in(variant, &setup, symmetry).unwrap();
+            prop_assert_eq!(pos.reflected_zobrist_hash(), mirror.zobrist_hash(), "{}", pos);
+            prop_assert_eq!(mirror.reflected_zobrist_hash(), pos.zobrist_hash());
+            prop_assert_eq!(mirror.count_legal_moves(), pos.count_legal_moves(), "{}", pos);
+            prop_assert_eq!(mirror.has_crossed(), pos.has_crossed());
+            prop_assert_eq!(mirror.in_check(), pos.in_check());
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.play_unchecked(*rng.pick(&legal));
         }
     }
 
