@@ -464,7 +464,9 @@ impl<'a> ProofSearch<'a> {
     /// solved: a position leaves the set when the prover, to move there,
     /// has a move out of it, or when the other side, to move, has none
     /// into it; positions the search never expanded are out, settled ones
-    /// are in or out by the rules. If the start stays in, the other side's
+    /// are in or out by the rules. Where the other side moves, only the
+    /// moves the search disproved are followed (one holding move is
+    /// enough), which keeps the graph a fraction of the table. If the start stays in, the other side's
     /// moves inside the set are the hold (loops included: play that goes on
     /// for ever is no win for the prover).
     ///
@@ -486,24 +488,33 @@ impl<'a> ProofSearch<'a> {
             if prover_at.len() % 4096 == 0 && self.stop.load(Ordering::Relaxed) {
                 return None;
             }
-            prover_at.push(pos.turn() == self.prover);
+            let prover_moves = pos.turn() == self.prover;
+            prover_at.push(prover_moves);
             pos.legal_moves_into(&mut moves);
+            // The other side needs one move that holds: only the children
+            // the search disproved are taken in there; the prover's every
+            // unproven child is.
+            let takes_in = |e: &Entry| {
+                if prover_moves {
+                    e.numbers.proof != 0
+                } else {
+                    e.numbers.disproof == 0
+                }
+            };
             for &mv in &moves {
                 pos.play_unchecked(mv);
-                let mut target = self.edge(&index, &pos);
-                if target == LOST
-                    && !pos.has_crossed()
-                    && self
-                        .table
-                        .get(&table_key(&pos))
-                        .is_some_and(|e| e.numbers.proof != 0)
-                {
-                    target = u32::try_from(index.len())
-                        .ok()
-                        .filter(|&n| (n as usize) < most)?;
-                    index.insert(table_key(&pos), target);
-                    queue.push_back(pos.clone());
-                }
+                let target = match self.edge(&index, &pos) {
+                    Ok(known) => known,
+                    Err(key) if self.table.get(&key).is_some_and(takes_in) => {
+                        let next = u32::try_from(index.len())
+                            .ok()
+                            .filter(|&n| (n as usize) < most)?;
+                        index.insert(key, next);
+                        queue.push_back(pos.clone());
+                        next
+                    }
+                    Err(_) => LOST,
+                };
                 pos.undo_unchecked(mv);
                 targets.push(target);
             }
@@ -570,23 +581,21 @@ impl<'a> ProofSearch<'a> {
     }
 
     /// Where the move just played (leading to `pos`) goes in a hold's
-    /// graph: [`HELD`] or [`LOST`] when the game is over, the position's
-    /// index when the graph has it, otherwise [`LOST`].
+    /// graph: [`HELD`] or [`LOST`] when the side to move has crossed, the
+    /// position's index when the graph has it; otherwise the position's
+    /// table key, as the error (the graph may take it in; if not, the move
+    /// counts as [`LOST`]). A side without a move is not looked for here:
+    /// such a position is in the table, settled, once the search needed it.
     fn edge(
         &self,
         index: &HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
         pos: &Position,
-    ) -> u32 {
+    ) -> Result<u32, u64> {
         if pos.has_crossed() {
-            return self.result_edge(self.result(pos, true));
+            return Ok(self.result_edge(self.result(pos, true)));
         }
-        if let Some(&known) = index.get(&table_key(pos)) {
-            return known;
-        }
-        if pos.count_legal_moves() == 0 {
-            return self.result_edge(self.result(pos, false));
-        }
-        LOST
+        let key = table_key(pos);
+        index.get(&key).copied().ok_or(key)
     }
 
     /// The edge to a finished game.
@@ -631,7 +640,7 @@ impl<'a> ProofSearch<'a> {
             if pos.turn() == self.prover {
                 for &mv in &moves {
                     pos.play_unchecked(mv);
-                    let target = self.edge(index, &pos);
+                    let target = self.edge(index, &pos).unwrap_or(LOST);
                     if target < LOST {
                         stack.push(pos.clone());
                     }
@@ -642,7 +651,7 @@ impl<'a> ProofSearch<'a> {
             let mut chosen = None;
             for &mv in &moves {
                 pos.play_unchecked(mv);
-                let target = self.edge(index, &pos);
+                let target = self.edge(index, &pos).unwrap_or(LOST);
                 pos.undo_unchecked(mv);
                 if inside(target) {
                     chosen = Some((mv, target));
