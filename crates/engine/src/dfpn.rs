@@ -43,6 +43,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use epaminondas_rules::proof::Claim;
 use epaminondas_rules::{Color, Move, Position};
@@ -174,7 +175,8 @@ pub enum Verdict {
     /// one, a repetition met on one path may have been taken for a failure
     /// on another (see the module's notes).
     NoWinFound,
-    /// Stopped from outside, or the table reached its size limit.
+    /// Stopped from outside, out of time, or the table reached its size
+    /// limit.
     Stopped,
 }
 
@@ -185,12 +187,15 @@ pub struct ProofLimits {
     /// about 40 bytes a node). A hold is read from at most a quarter as many
     /// positions, which take about four times as much each.
     pub max_entries: usize,
+    /// When to stop, if the search has a time limit.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for ProofLimits {
     fn default() -> Self {
         ProofLimits {
             max_entries: 50_000_000,
+            deadline: None,
         }
     }
 }
@@ -485,7 +490,7 @@ impl<'a> ProofSearch<'a> {
         index.insert(table_key(&self.root), 0);
         let mut moves = epaminondas_rules::MoveList::new();
         while let Some(mut pos) = queue.pop_front() {
-            if prover_at.len() % 4096 == 0 && self.stop.load(Ordering::Relaxed) {
+            if prover_at.len() % 4096 == 0 && self.interrupted() {
                 return None;
             }
             let prover_moves = pos.turn() == self.prover;
@@ -718,7 +723,13 @@ impl<'a> ProofSearch<'a> {
             (self.progress)(&report);
         }
         self.nodes % 4096 == 0
-            && (self.stop.load(Ordering::Relaxed) || self.table.len() >= self.limits.max_entries)
+            && (self.interrupted() || self.table.len() >= self.limits.max_entries)
+    }
+
+    /// Whether the search was stopped from outside or is out of time.
+    fn interrupted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Searches a non-terminal node (table key `key`) until its φ reaches
@@ -934,7 +945,10 @@ mod tests {
         assert_eq!(found.for_each_step(|_, _| {}), None);
         // A table limit stops it too.
         let never = AtomicBool::new(false);
-        let limits = ProofLimits { max_entries: 1000 };
+        let limits = ProofLimits {
+            max_entries: 1000,
+            ..ProofLimits::default()
+        };
         let full = ProofSearch::run(&start(4, 5), Color::White, limits, &never, |_| {});
         assert_eq!(full.verdict(), Verdict::Stopped);
         assert!(full.entries() < 10_000);

@@ -29,6 +29,7 @@ pub mod eval;
 pub mod level;
 pub mod limits;
 pub mod nnue;
+pub mod proven;
 pub mod review;
 pub mod score;
 pub mod search;

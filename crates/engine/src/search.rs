@@ -18,6 +18,7 @@ use epaminondas_rules::{Color, Move, MoveList, Position};
 use crate::eval::{Weights, evaluate_lazy, evaluate_with};
 use crate::limits::Limits;
 use crate::nnue::{AccumulatorStack, EvalKind, Network};
+use crate::proven::ProvenWins;
 use crate::score::{INFINITY, MAX_PLY, is_proven, loss_in, to_table, win_in};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
@@ -115,11 +116,16 @@ pub struct Features {
     /// by the rules; it marks a line that makes no progress, which a side
     /// that wants more than a draw should leave.
     pub repetition: bool,
+    /// Proofs on small boards: on boards of at most
+    /// [`crate::proven::MOST_SQUARES`] squares, a proof-number search for a
+    /// forced win runs first, and a proven win is played out by its proof
+    /// ([`crate::proven`]).
+    pub proofs: bool,
 }
 
 impl Features {
     /// The protocol names of the features, as `setoption` takes them.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "LMR",
         "NullMove",
         "Aspiration",
@@ -128,6 +134,7 @@ impl Features {
         "LazyEval",
         "VariantWeights",
         "Repetition",
+        "Proofs",
     ];
 
     /// The switch of the feature called `name` (case-insensitive, one of
@@ -142,6 +149,7 @@ impl Features {
             "lazyeval" => &mut self.lazy_eval,
             "variantweights" => &mut self.variant_weights,
             "repetition" => &mut self.repetition,
+            "proofs" => &mut self.proofs,
             _ => return None,
         })
     }
@@ -173,6 +181,7 @@ impl Default for Features {
             lazy_eval: false,
             variant_weights: true,
             repetition: false,
+            proofs: true,
         }
     }
 }
@@ -225,6 +234,11 @@ pub struct Engine {
     eval: EvalKind,
     /// A network loaded instead of the built-in one.
     network: Option<Arc<Network>>,
+    /// The transposition table's size in MiB, which also bounds a proof
+    /// search's table.
+    hash_mb: usize,
+    /// The strategy of the last win proven ([`Features::proofs`]).
+    proven: ProvenWins,
 }
 
 impl Engine {
@@ -242,6 +256,8 @@ impl Engine {
             weights: None,
             eval: EvalKind::default(),
             network: None,
+            hash_mb,
+            proven: ProvenWins::default(),
         }
     }
 
@@ -300,6 +316,7 @@ impl Engine {
     /// Resizes the transposition table (and clears it).
     pub fn set_hash(&mut self, hash_mb: usize) {
         self.tt = TranspositionTable::new(hash_mb);
+        self.hash_mb = hash_mb;
     }
 
     /// Sets the number of search threads (at least 1).
@@ -316,6 +333,7 @@ impl Engine {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.memories.iter_mut().for_each(ThreadMemory::clear);
+        self.proven.clear();
     }
 
     /// Searches `pos` within `limits`, or until `stop` is set, calling
@@ -344,6 +362,30 @@ impl Engine {
             };
             return SearchResult { score, ..first };
         }
+        if self.features.proofs && self.multipv == 1 {
+            let memory = self.hash_mb.saturating_mul(1 << 20);
+            if let Some(found) = self.proven.find(pos, limits, memory, start, stop) {
+                let pv = vec![found.mv];
+                let score = found.score();
+                report(&SearchInfo {
+                    depth: 1,
+                    score,
+                    nodes: found.nodes,
+                    elapsed: start.elapsed(),
+                    pv: &pv,
+                    seldepth: found.plies.min(MAX_PLY as u32),
+                    multipv: 1,
+                    hashfull: self.tt.hashfull(),
+                });
+                return SearchResult {
+                    best: Some(found.mv),
+                    score,
+                    depth: 1,
+                    nodes: found.nodes,
+                    pv,
+                };
+            }
+        }
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
@@ -367,6 +409,8 @@ impl Engine {
             weights: _,
             eval,
             network,
+            hash_mb: _,
+            proven: _,
         } = self;
         let net: Option<&Network> =
             (*eval == EvalKind::Nnue && Network::suits(pos)).then(|| match network {

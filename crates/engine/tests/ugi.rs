@@ -607,3 +607,29 @@ fn book_file_replaces_the_built_in_books() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn on_a_small_board_a_proven_win_is_reported_as_one() {
+    // 4x5 is a first-player win (docs/strength.md, "Solved boards"): with
+    // enough nodes the engine proves it before searching; with `Proofs`
+    // off it does not.
+    let lines = session(
+        "setoption name Board value 4x5\nsetoption name Hash value 64\n\
+         position startpos\ngo nodes 1000000\n",
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info ") && l.contains(" score win ")),
+        "{lines:?}"
+    );
+    let without = session(
+        "setoption name Board value 4x5\nsetoption name Proofs value false\n\
+         position startpos\ngo nodes 20000\n",
+    );
+    assert!(
+        !without.iter().any(|l| l.contains(" score win ")),
+        "{without:?}"
+    );
+    bestmove(&without);
+}

@@ -26,6 +26,7 @@ pub fn solve_full(
     let limits = ProofLimits {
         max_entries: usize::try_from(memory_mib * 1024 * 1024 / BYTES_PER_POSITION)
             .unwrap_or(usize::MAX),
+        deadline: None,
     };
     let started = Instant::now();
     let mover = pos.turn();
