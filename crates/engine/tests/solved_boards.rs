@@ -9,23 +9,26 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use epaminondas_engine::dfpn::{ProofLimits, ProofSearch, Verdict};
+use epaminondas_engine::dfpn::{ProofLimits, ProofSearch, Verdict, with_large_stack};
 use epaminondas_engine::{Engine, Limits};
 use epaminondas_rules::{BoardSize, Color, Move, Position, Symmetry};
 
 /// A proof of `prover`'s win from `pos`, as position text -> the prover's
 /// move; `None` when the search finds no win.
 fn proof(pos: &Position, prover: Color) -> Option<HashMap<String, Move>> {
-    let stop = AtomicBool::new(false);
-    let search = ProofSearch::run(pos, prover, ProofLimits::default(), &stop, |_| {});
-    if search.verdict() != Verdict::Proven {
-        return None;
-    }
-    let mut steps = HashMap::new();
-    search.for_each_step(|at, mv| {
-        steps.insert(at.to_string(), mv);
-    })?;
-    Some(steps)
+    // The search recurses as deep as a line is long.
+    with_large_stack(|| {
+        let stop = AtomicBool::new(false);
+        let search = ProofSearch::run(pos, prover, ProofLimits::default(), &stop, |_| {});
+        if search.verdict() != Verdict::Proven {
+            return None;
+        }
+        let mut steps = HashMap::new();
+        search.for_each_step(|at, mv| {
+            steps.insert(at.to_string(), mv);
+        })?;
+        Some(steps)
+    })
 }
 
 /// The most plies the prover needs from `pos` (prover to move) following
@@ -62,9 +65,9 @@ fn plies_left(
 /// reply that lasts longest under a proof of the position it faces. Every
 /// position after the engine's move must still be proven won, and the game
 /// must end in the winner's win.
-fn engine_keeps_the_win(start: Position, winner: Color, nodes: u64) {
+fn engine_keeps_the_win(start: Position, winner: Color, nodes: u64, hash_mb: usize) {
     let stop = AtomicBool::new(false);
-    let mut engine = Engine::new(64);
+    let mut engine = Engine::new(hash_mb);
     let mut pos = start;
     let mut played = Vec::new();
     for _ in 0..200 {
@@ -107,7 +110,7 @@ fn the_engine_wins_the_solved_4x5_board_against_the_longest_defence() {
         proof(&start, Color::White).is_some(),
         "4x5 is a win for White"
     );
-    engine_keeps_the_win(start, Color::White, 50_000);
+    engine_keeps_the_win(start, Color::White, 50_000, 64);
 }
 
 #[test]
@@ -119,5 +122,17 @@ fn the_engine_wins_the_solved_4x4_board_as_the_second_player() {
         proof(&start, Color::Black).is_some(),
         "4x4 is a win for Black"
     );
-    engine_keeps_the_win(start, Color::Black, 1_000_000);
+    engine_keeps_the_win(start, Color::Black, 1_000_000, 64);
+}
+
+/// The larger solved boards take minutes (each defence is chosen by fresh
+/// proofs): run by hand with `--ignored`; docs/strength.md has the result.
+#[test]
+#[ignore]
+fn the_engine_wins_the_solved_5x4_and_5x5_boards() {
+    for (files, ranks) in [(5, 4), (5, 5)] {
+        let start = Position::new(BoardSize::new(files, ranks).unwrap(), Symmetry::Mirror);
+        // The longest-line count recurses too.
+        with_large_stack(|| engine_keeps_the_win(start, Color::White, 10_000_000, 512));
+    }
 }
