@@ -290,7 +290,7 @@ impl<'a> ProofSearch<'a> {
                 break;
             }
             let forgotten = search.repair();
-            if search.stop.load(Ordering::Relaxed) {
+            if search.interrupted() {
                 search.verdict = Verdict::Stopped;
                 break;
             }
@@ -952,6 +952,14 @@ mod tests {
         let full = ProofSearch::run(&start(4, 5), Color::White, limits, &never, |_| {});
         assert_eq!(full.verdict(), Verdict::Stopped);
         assert!(full.entries() < 10_000);
+        // And so does a deadline.
+        let late = ProofLimits {
+            deadline: Some(Instant::now()),
+            ..ProofLimits::default()
+        };
+        let timed = ProofSearch::run(&start(4, 5), Color::White, late, &never, |_| {});
+        assert_eq!(timed.verdict(), Verdict::Stopped);
+        assert!(timed.nodes() <= 4096);
     }
 
     #[test]
