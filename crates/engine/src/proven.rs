@@ -15,7 +15,9 @@
 //! table entries for a node limit, half its time for a time limit) and at
 //! most as much memory as the transposition table (the `Hash` option);
 //! when it finds no win, the alpha-beta search runs as usual. Searches
-//! limited by depth only, or not at all (analysis), are left to alpha-beta,
+//! limited by depth only, or not at all (`go infinite`), are left to
+//! alpha-beta (a timed analysis, like the server's, gets its proof search
+//! within its own time and memory),
 //! as are boards larger than [`MOST_SQUARES`].
 
 use std::collections::{HashMap, HashSet};
@@ -252,7 +254,7 @@ mod tests {
     }
 
     #[test]
-    fn depth_limits_analysis_large_boards_and_small_budgets_are_left_to_alpha_beta() {
+    fn depth_limits_unlimited_searches_large_boards_and_small_budgets_are_left_to_alpha_beta() {
         let stop = AtomicBool::new(false);
         let mut wins = ProvenWins::default();
         let small = board(4, 5);
