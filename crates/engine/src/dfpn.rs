@@ -712,7 +712,8 @@ impl<'a> ProofSearch<'a> {
         }
     }
 
-    /// Counts a node; whether to stop (checked every 4096 nodes).
+    /// Counts a node; whether to stop (checked every 256 nodes: a few
+    /// milliseconds, so that an engine's move keeps its time).
     fn should_stop(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes % (1 << 20) == 0 {
@@ -722,8 +723,7 @@ impl<'a> ProofSearch<'a> {
             };
             (self.progress)(&report);
         }
-        self.nodes % 4096 == 0
-            && (self.interrupted() || self.table.len() >= self.limits.max_entries)
+        self.nodes % 256 == 0 && (self.interrupted() || self.table.len() >= self.limits.max_entries)
     }
 
     /// Whether the search was stopped from outside or is out of time.

@@ -391,6 +391,8 @@ impl Engine {
             .unwrap_or(MAX_PLY as u32 - 1)
             .min(MAX_PLY as u32 - 1);
         let deadline = limits.budget().map(|b| start + b);
+        // After a proof search, the iterations' pacing counts from now.
+        let deepening_started = Instant::now();
         // Set when the main thread is done, to end the helpers' searches.
         let done = AtomicBool::new(false);
         let helper_nodes = AtomicU64::new(0);
@@ -430,6 +432,7 @@ impl Engine {
             node_limit: limits.nodes,
             deadline,
             start,
+            deepening_started,
             multipv: (*multipv).min(legal.len()),
             history,
             contempt: *contempt,
@@ -473,7 +476,12 @@ struct Shared<'a> {
     helper_nodes: &'a AtomicU64,
     node_limit: Option<u64>,
     deadline: Option<Instant>,
+    /// When the move's search began (reported times count from here).
     start: Instant,
+    /// When iterative deepening began, after any proof search: no
+    /// iteration starts once half the time from here to the deadline is
+    /// gone.
+    deepening_started: Instant,
     /// Lines the main thread searches (at most the root's legal moves).
     multipv: usize,
     /// [`Engine::set_history`].
@@ -620,7 +628,8 @@ impl<'a> Search<'a> {
             // that cannot finish.
             if let Some(deadline) = self.shared.deadline {
                 let now = Instant::now();
-                if now >= deadline || now - start > (deadline - start) / 2 {
+                let began = self.shared.deepening_started;
+                if now >= deadline || now - began > deadline.saturating_duration_since(began) / 2 {
                     break;
                 }
             }

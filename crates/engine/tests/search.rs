@@ -136,6 +136,24 @@ fn obeys_time_limits_and_stop() {
 }
 
 #[test]
+fn after_a_proof_search_finds_nothing_alpha_beta_deepens_in_the_time_left() {
+    // On 6x6 the proof search (Proofs, on by default) takes half of the
+    // move's time and proves nothing from the start; the iterations that
+    // follow must pace themselves on the half left, not stop after one
+    // because half the move's time is gone (a bug that cost the engine
+    // nearly every game on 6x6).
+    let pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
+    let mut engine = Engine::new(16);
+    let result = engine.search(
+        &pos,
+        &Limits::movetime(Duration::from_millis(400)),
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    assert!(result.depth >= 4, "depth {}", result.depth);
+}
+
+#[test]
 fn several_threads_find_the_same_wins_and_obey_limits() {
     let mut engine = Engine::new(8);
     engine.set_threads(3);
