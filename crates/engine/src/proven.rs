@@ -11,9 +11,11 @@
 //! each position afresh) also guarantees progress: its lines end, with no
 //! loop, in the winner's win.
 //!
-//! The proof search gets up to half the move's budget (half its nodes as
-//! table entries for a node limit, half its time for a time limit) and at
-//! most as much memory as the transposition table (the `Hash` option);
+//! The proof search gets a share of the move's budget (of its nodes, as
+//! table entries, for a node limit; of its time for a time limit): half on
+//! boards of up to 25 squares, a tenth on larger ones ([`default_share`],
+//! UGI `ProofShare`), and at most as much memory as the transposition
+//! table (the `Hash` option);
 //! when it finds no win, the alpha-beta search runs as usual. Searches
 //! limited by depth only, or not at all (`go infinite`), are left to
 //! alpha-beta (a timed analysis, like the server's, gets its proof search
@@ -32,6 +34,22 @@ use crate::score::{MAX_PLY, win_in};
 
 /// The largest board (in squares) on which the engine tries proofs: 6x6.
 pub const MOST_SQUARES: usize = 36;
+
+/// Boards of up to this many squares give the proof search half of a
+/// move's budget by default; larger ones a tenth ([`default_share`]).
+const SMALL_SQUARES: usize = 25;
+
+/// The percentage of a move's nodes or time the proof search gets on a
+/// board of `squares` squares, unless set (UGI `ProofShare`). Up to 5x5 a
+/// start position is proven in a few million positions, within a long
+/// move's reach, and alpha-beta alone gave a 4x4 win away; on 6x5 and 6x6
+/// proofs need a hundred million and more, so until late in a game the
+/// search mostly costs alpha-beta time: half a move's time cost the engine
+/// about 50 Elo on 6x6 at 100 ms a move, a tenth nothing measurable
+/// (docs/strength.md, "The engine on small boards").
+pub fn default_share(squares: usize) -> u32 {
+    if squares <= SMALL_SQUARES { 50 } else { 10 }
+}
 
 /// The memory a proof search's table takes per position, at most (the
 /// table grows by doubling).
@@ -73,20 +91,22 @@ impl ProvenWins {
     }
 
     /// The winning move at `pos`: from the strategy found before, or from a
-    /// proof searched now within half of `limits` and a table of at most
-    /// `memory` bytes. `None` when the board is too large, the search is
+    /// proof searched now within `share` percent of `limits` (`None`: the
+    /// board's [`default_share`]) and a table of at most `memory` bytes. `None` when the board is too large, the search is
     /// limited by depth or not at all, or no win was proven in the budget.
     pub fn find(
         &mut self,
         pos: &Position,
         limits: &Limits,
+        share: Option<u32>,
         memory: usize,
         started: Instant,
         stop: &AtomicBool,
     ) -> Option<ProvenMove> {
         let size = pos.size();
         let budget = limits.budget();
-        if usize::from(size.files()) * usize::from(size.ranks()) > MOST_SQUARES
+        let squares = usize::from(size.files()) * usize::from(size.ranks());
+        if squares > MOST_SQUARES
             || limits.depth.is_some()
             || (limits.nodes.is_none() && budget.is_none())
         {
@@ -95,12 +115,15 @@ impl ProvenWins {
         if let Some(found) = self.known(pos) {
             return Some(found);
         }
+        let share = share.unwrap_or_else(|| default_share(squares));
         let most = memory / BYTES_PER_ENTRY;
         let max_entries = limits
             .nodes
-            .map_or(most, |n| usize::try_from(n / 2).unwrap_or(most))
+            .map_or(most, |n| {
+                usize::try_from(n.saturating_mul(u64::from(share)) / 100).unwrap_or(most)
+            })
             .clamp(1, most.max(1));
-        let deadline = budget.map(|budget| started + budget / 2);
+        let deadline = budget.map(|budget| started + budget * share / 100);
         let prover = pos.turn();
         let (moves, nodes) = with_large_stack(|| {
             let limits = ProofLimits {
@@ -226,7 +249,7 @@ mod tests {
         let mut pos = board(4, 5);
         let limits = Limits::nodes(1_000_000);
         let found = wins
-            .find(&pos, &limits, 1 << 26, Instant::now(), &stop)
+            .find(&pos, &limits, None, 1 << 26, Instant::now(), &stop)
             .expect("4x5 is White's");
         assert!(found.nodes > 0);
         assert!((3..200).contains(&found.plies), "{}", found.plies);
@@ -243,7 +266,7 @@ mod tests {
                 break;
             }
             let next = wins
-                .find(&pos, &limits, 1 << 26, Instant::now(), &stop)
+                .find(&pos, &limits, None, 1 << 26, Instant::now(), &stop)
                 .expect("in the strategy");
             assert_eq!(next.nodes, 0);
             assert!(next.plies + 2 <= plies, "{} after {plies}", next.plies);
@@ -260,29 +283,32 @@ mod tests {
         let small = board(4, 5);
         let now = Instant::now();
         assert!(
-            wins.find(&small, &Limits::depth(30), 1 << 26, now, &stop)
+            wins.find(&small, &Limits::depth(30), None, 1 << 26, now, &stop)
                 .is_none()
         );
         assert!(
-            wins.find(&small, &Limits::default(), 1 << 26, now, &stop)
+            wins.find(&small, &Limits::default(), None, 1 << 26, now, &stop)
                 .is_none()
         );
         let nodes = Limits::nodes(1_000_000);
         assert!(
-            wins.find(&board(14, 12), &nodes, 1 << 26, now, &stop)
+            wins.find(&board(14, 12), &nodes, None, 1 << 26, now, &stop)
                 .is_none()
         );
         assert!(
-            wins.find(&board(7, 6), &nodes, 1 << 26, now, &stop)
+            wins.find(&board(7, 6), &nodes, None, 1 << 26, now, &stop)
                 .is_none()
         );
         // 4x5 needs about 190,000 positions: neither 1,000 nodes nor a
         // table of 64 KiB is enough.
         assert!(
-            wins.find(&small, &Limits::nodes(1_000), 1 << 26, now, &stop)
+            wins.find(&small, &Limits::nodes(1_000), None, 1 << 26, now, &stop)
                 .is_none()
         );
-        assert!(wins.find(&small, &nodes, 1 << 16, now, &stop).is_none());
+        assert!(
+            wins.find(&small, &nodes, None, 1 << 16, now, &stop)
+                .is_none()
+        );
         assert!(wins.moves.is_empty());
     }
 }

@@ -239,6 +239,9 @@ pub struct Engine {
     hash_mb: usize,
     /// The strategy of the last win proven ([`Features::proofs`]).
     proven: ProvenWins,
+    /// The percentage of a move's budget the proof search may take
+    /// (`None`: [`crate::proven::default_share`]).
+    proof_share: Option<u32>,
 }
 
 impl Engine {
@@ -258,6 +261,7 @@ impl Engine {
             network: None,
             hash_mb,
             proven: ProvenWins::default(),
+            proof_share: None,
         }
     }
 
@@ -299,6 +303,14 @@ impl Engine {
     /// unless every other move looks worse by more than that.
     pub fn set_contempt(&mut self, contempt: i32) {
         self.contempt = contempt;
+    }
+
+    /// Sets the percentage (1 to 90; values outside are clamped) of a
+    /// move's nodes or time that the proof search on small boards
+    /// ([`Features::proofs`]) may take before alpha-beta gets the rest;
+    /// `None` for the board's default ([`crate::proven::default_share`]).
+    pub fn set_proof_share(&mut self, percent: Option<u32>) {
+        self.proof_share = percent.map(|p| p.clamp(1, 90));
     }
 
     /// Sets how many best lines a search finds (at least 1): each iteration
@@ -364,7 +376,8 @@ impl Engine {
         }
         if self.features.proofs && self.multipv == 1 {
             let memory = self.hash_mb.saturating_mul(1 << 20);
-            if let Some(found) = self.proven.find(pos, limits, memory, start, stop) {
+            let share = self.proof_share;
+            if let Some(found) = self.proven.find(pos, limits, share, memory, start, stop) {
                 let pv = vec![found.mv];
                 let score = found.score();
                 report(&SearchInfo {
@@ -413,6 +426,7 @@ impl Engine {
             network,
             hash_mb: _,
             proven: _,
+            proof_share: _,
         } = self;
         let net: Option<&Network> =
             (*eval == EvalKind::Nnue && Network::suits(pos)).then(|| match network {

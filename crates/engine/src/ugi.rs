@@ -7,7 +7,7 @@
 //! | `ugi` | `id name ...`, `id author ...`, `option ...` lines, `ugiok` |
 //! | `isready` | `readyok` (at once, even while searching) |
 //! | `uginewgame` | forgets the last game (transposition table, statistics) |
-//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval`, `VariantWeights` (the variant's own evaluation weights), `Repetition` (a repeated position scores as a draw) and `Proofs` (a proof-number search first on boards of up to 36 squares, see [`crate::proven`]) (`true`/`false`, see [`crate::search::Features`]), `Contempt` (-1000 to 1000 hundredths of a piece: what a repetition costs the engine's side), `Weights` (14 weights of the linear evaluation as `tune` prints them, used in every variant, on 14x12 only with `Eval linear`; `default` for the variant's own), `Eval` (`nnue`, the default: the network, on the standard 14x12 game, the linear evaluation elsewhere; or `linear`; see [`crate::nnue`]), `EvalFile` (a net file `epaminondas train` wrote, used instead of the built-in net; `embedded` goes back), `OwnBook` (`true`, the default: play from the opening book while the position is in it, see below), `BookFile` (a book file `epaminondas book` wrote, used instead of the built-in books; `embedded` goes back) |
+//! | `setoption name NAME value VALUE` | `Hash` (MiB), `Threads` (search threads, lazy SMP), `Board` (`FxR`), `Symmetry` (`mirror`, `file`, `off`), `Variant` (`epaminondas`, `crossings`, `abanondas`, `stumbling-blocks`; the board stays as set), `Level` (1-10, see [`crate::level`]), `MultiPV` (1-64 best lines, each reported as `multipv K`), search features `LMR`, `NullMove`, `Aspiration`, `Futility`, `LMP`, `LazyEval`, `VariantWeights` (the variant's own evaluation weights), `Repetition` (a repeated position scores as a draw) and `Proofs` (a proof-number search first on boards of up to 36 squares, see [`crate::proven`]) (`true`/`false`, see [`crate::search::Features`]), `Contempt` (-1000 to 1000 hundredths of a piece: what a repetition costs the engine's side), `ProofShare` (1-90: the percentage of a move's nodes or time the proof search of `Proofs` may take; 0, the default: 50 on boards of up to 25 squares, 10 on larger ones), `Weights` (14 weights of the linear evaluation as `tune` prints them, used in every variant, on 14x12 only with `Eval linear`; `default` for the variant's own), `Eval` (`nnue`, the default: the network, on the standard 14x12 game, the linear evaluation elsewhere; or `linear`; see [`crate::nnue`]), `EvalFile` (a net file `epaminondas train` wrote, used instead of the built-in net; `embedded` goes back), `OwnBook` (`true`, the default: play from the opening book while the position is in it, see below), `BookFile` (a book file `epaminondas book` wrote, used instead of the built-in books; `embedded` goes back) |
 //! | `position startpos [moves M...]` | the start of the `Board` size |
 //! | `position fen TEXT [moves M...]` | position text, e.g. `4/4/4/4 w` |
 //! | `go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth N] [nodes N] [infinite]` | `info depth D seldepth SD multipv K score S nodes N nps R hashfull H time MS pv M...` per iteration (and line), then `bestmove M` (`bestmove none` without legal moves) |
@@ -259,6 +259,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
                     "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
                 ));
                 self.say("option name Contempt type spin default 0 min -1000 max 1000");
+                self.say("option name ProofShare type spin default 0 min 0 max 90");
                 self.say("option name Weights type string default default");
                 self.say("option name Eval type combo default nnue var nnue var linear");
                 self.say("option name EvalFile type string default embedded");
@@ -369,6 +370,15 @@ impl<W: Write + Send + 'static> Ugi<W> {
             "contempt" => match parse::<i32>(value).filter(|c| (-1000..=1000).contains(c)) {
                 Some(contempt) => self.lock_engine().set_contempt(contempt),
                 None => return Err(format!("Contempt must be -1000 to 1000, not '{value}'")),
+            },
+            "proofshare" => match parse::<u32>(value).filter(|p| *p <= 90) {
+                Some(0) => self.lock_engine().set_proof_share(None),
+                Some(percent) => self.lock_engine().set_proof_share(Some(percent)),
+                None => {
+                    return Err(format!(
+                        "ProofShare must be 0 (by board size) or 1 to 90, not '{value}'"
+                    ));
+                }
             },
             "weights" if value == "default" => self.lock_engine().set_weights(None),
             "weights" => {

@@ -137,13 +137,14 @@ fn obeys_time_limits_and_stop() {
 
 #[test]
 fn after_a_proof_search_finds_nothing_alpha_beta_deepens_in_the_time_left() {
-    // On 6x6 the proof search (Proofs, on by default) takes half of the
-    // move's time and proves nothing from the start; the iterations that
-    // follow must pace themselves on the half left, not stop after one
-    // because half the move's time is gone (a bug that cost the engine
-    // nearly every game on 6x6).
+    // Given half of the move's time on 6x6, the proof search (Proofs, on by
+    // default) proves nothing from the start; the iterations that follow
+    // must pace themselves on the half left, not stop after one because
+    // half the move's time is gone (a bug that cost the engine nearly every
+    // game on 6x6).
     let pos = Position::new(BoardSize::new(6, 6).unwrap(), Symmetry::Mirror);
     let mut engine = Engine::new(16);
+    engine.set_proof_share(Some(50));
     let result = engine.search(
         &pos,
         &Limits::movetime(Duration::from_millis(400)),

@@ -124,6 +124,7 @@ fn bad_input_is_reported_and_changes_nothing() {
          setoption Hash 3\n\
          setoption name Board value 3x3\n\
          setoption name Contempt value 5000\n\
+         setoption name ProofShare value 95\n\
          setoption name Weights value 1,2,3\n\
          setoption name Weights value 1,2,3,4,5,6,7,8,9,10,11,12,13,x\n\
          query\n\
@@ -137,10 +138,14 @@ fn bad_input_is_reported_and_changes_nothing() {
         .iter()
         .filter(|l| l.starts_with("info string error "))
         .count();
-    assert_eq!(errors, 15, "{lines:#?}");
+    assert_eq!(errors, 16, "{lines:#?}");
     let said = |text: &str| lines.iter().any(|l| l.contains(text));
     assert!(
         said("Contempt must be -1000 to 1000, not '5000'"),
+        "{lines:#?}"
+    );
+    assert!(
+        said("ProofShare must be 0 (by board size) or 1 to 90, not '95'"),
         "{lines:#?}"
     );
     assert!(said("Weights: 14 weights are needed, not 3"), "{lines:#?}");
@@ -612,15 +617,16 @@ fn book_file_replaces_the_built_in_books() {
 fn on_a_small_board_a_proven_win_is_reported_as_one() {
     // 4x5 is a first-player win (docs/strength.md, "Solved boards"): with
     // enough nodes the engine proves it before searching; with `Proofs`
-    // off it does not.
+    // off it does not. With a `ProofShare` of 1% (10,000 of the 190,000
+    // positions the proof needs) no proof comes first: alpha-beta's own
+    // iterations do.
     let lines = session(
         "setoption name Board value 4x5\nsetoption name Hash value 64\n\
          position startpos\ngo nodes 1000000\n",
     );
+    let first = lines.iter().find(|l| l.starts_with("info "));
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info ") && l.contains(" score win ")),
+        first.is_some_and(|l| l.contains(" score win ")),
         "{lines:?}"
     );
     let without = session(
@@ -632,4 +638,14 @@ fn on_a_small_board_a_proven_win_is_reported_as_one() {
         "{without:?}"
     );
     bestmove(&without);
+    let little = session(
+        "setoption name Board value 4x5\nsetoption name Hash value 64\n\
+         setoption name ProofShare value 1\nposition startpos\ngo nodes 1000000\n",
+    );
+    let first = little.iter().find(|l| l.starts_with("info "));
+    assert!(
+        first.is_some_and(|l| l.starts_with("info depth 1 ") && l.contains(" score cp ")),
+        "{little:?}"
+    );
+    bestmove(&little);
 }
