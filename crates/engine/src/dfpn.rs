@@ -749,15 +749,23 @@ impl<'a> ProofSearch<'a> {
         // Captures and crossings first: among equals, they are tried first.
         let moves = crate::solver::forcing_first(pos);
         let mut children = Vec::with_capacity(moves.len());
+        // The children's keys from this position's hashes, without playing
+        // the moves; only a child new to the table is played, to look at.
+        let reflected = pos.reflected_zobrist_hash();
         for &mv in &moves {
-            pos.play_unchecked(mv);
-            let key = table_key(pos);
+            let key = pos
+                .zobrist_after(mv)
+                .min(pos.reflected_zobrist_after(mv, reflected));
             let numbers = match self.table.get(&key) {
                 Some(entry) if entry.on_path => Numbers::DISPROVEN,
                 Some(entry) => entry.numbers,
-                None => self.look_ahead(pos),
+                None => {
+                    pos.play_unchecked(mv);
+                    let numbers = self.look_ahead(pos);
+                    pos.undo_unchecked(mv);
+                    numbers
+                }
             };
-            pos.undo_unchecked(mv);
             children.push(Child { mv, key, numbers });
         }
         // On the path from here on; the numbers are read from the children

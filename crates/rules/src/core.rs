@@ -668,6 +668,21 @@ impl<const N: usize, const L: u32> Core<N, L> {
         hash
     }
 
+    /// The reflected hash ([`Core::compute_reflected_hash`]) after the side
+    /// to move plays `mv` (which must be legal), from `reflected`, this
+    /// position's.
+    #[inline(always)]
+    pub(crate) fn reflected_hash_after(&self, mv: Move, reflected: u64) -> u64 {
+        let last_file = self.size.files() - 1;
+        let mut hash = reflected ^ zobrist::black_to_move();
+        Self::each_changed_square(mv, self.turn, |side, j| {
+            let square = square_of::<L>(j);
+            let mirror = Square::new_unchecked(last_file - square.file(), square.rank());
+            hash ^= zobrist::piece(side, Self::index(mirror));
+        });
+        hash
+    }
+
     /// Calls `change` with the side index and bit index of every square
     /// that `mv` by `mover` changes: the `n` rearmost squares of the group
     /// empty, the `n` squares beyond the head fill, and the captured line

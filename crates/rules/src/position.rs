@@ -392,6 +392,15 @@ impl Position {
         with_core!(self, c => c.compute_reflected_hash())
     }
 
+    /// The [`Position::reflected_zobrist_hash`] the position would have
+    /// after `mv` (which must be legal here), given `reflected`, this
+    /// position's own: a search that keys its table by both hashes computes
+    /// the reflection's once per position, not once per child.
+    #[inline]
+    pub fn reflected_zobrist_after(&self, mv: Move, reflected: u64) -> u64 {
+        with_core!(self, c => c.reflected_hash_after(mv, reflected))
+    }
+
     /// The piece on `square`, if any (`None` also for squares off the board).
     pub fn piece_at(&self, square: Square) -> Option<Color> {
         with_core!(self, c => c.piece_at(square))

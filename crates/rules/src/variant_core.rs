@@ -318,6 +318,18 @@ impl VariantCore {
         hash
     }
 
+    /// The reflected hash after the side to move plays `mv`, from
+    /// `reflected`, this position's.
+    pub(crate) fn reflected_hash_after(&self, mv: Move, reflected: u64) -> u64 {
+        let last_file = self.size.files() - 1;
+        let mut hash = reflected ^ zobrist::black_to_move();
+        Self::each_change(mv, self.turn, |cell, square| {
+            let mirror = Square::new_unchecked(last_file - square.file(), square.rank());
+            hash ^= key(cell, mirror);
+        });
+        hash
+    }
+
     /// Whether the position is symmetric under the option, stones included
     /// (sections 4 and 7.3).
     fn is_symmetric(&self) -> bool {

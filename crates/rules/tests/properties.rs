@@ -184,6 +184,14 @@ proptest! {
             if legal.is_empty() {
                 break;
             }
+            // Each move's reflected hash, foretold from this position's.
+            let reflected = pos.reflected_zobrist_hash();
+            for &mv in &legal {
+                let after = pos.reflected_zobrist_after(mv, reflected);
+                pos.play_unchecked(mv);
+                prop_assert_eq!(after, pos.reflected_zobrist_hash(), "{}", pos);
+                pos.undo_unchecked(mv);
+            }
             pos.play_unchecked(*rng.pick(&legal));
         }
     }
