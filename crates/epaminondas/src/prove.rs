@@ -23,11 +23,7 @@ pub fn solve_full(
     proof_path: Option<&Path>,
     stop: &AtomicBool,
 ) -> Outcome {
-    let limits = ProofLimits {
-        max_entries: usize::try_from(memory_mib * 1024 * 1024 / BYTES_PER_POSITION)
-            .unwrap_or(usize::MAX),
-        deadline: None,
-    };
+    let limits = limits_for(memory_mib);
     let started = Instant::now();
     let mover = pos.turn();
     with_large_stack(|| {
@@ -109,6 +105,140 @@ pub fn solve_full(
         );
         save(proof_path, &sections)
     })
+}
+
+/// The search's limits for `--memory`.
+fn limits_for(memory_mib: u64) -> ProofLimits {
+    ProofLimits {
+        max_entries: usize::try_from(memory_mib * 1024 * 1024 / BYTES_PER_POSITION)
+            .unwrap_or(usize::MAX),
+        deadline: None,
+    }
+}
+
+/// What a move leads to, with perfect play after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveValue {
+    /// The side that moved can force a win.
+    Wins,
+    /// The other side can force a win.
+    Loses,
+    /// Neither side can force a win; `proven` when both sides' holds close
+    /// over the positions searched (see `solve --full`).
+    Neither { proven: bool },
+    /// The side that moved cannot force a win (its opponent's hold closes),
+    /// and the search stopped before deciding whether it loses.
+    NoWin,
+    /// The search stopped before deciding anything.
+    Undecided,
+}
+
+/// Runs `epaminondas solve --full --moves`: decides the position after
+/// each legal move of `pos`, one search per side and move, each within
+/// `memory_mib`; once `stop` is set, the moves left are undecided.
+pub fn solve_moves(pos: &Position, memory_mib: u64, stop: &AtomicBool) -> Outcome {
+    let mover = pos.turn();
+    let moves = pos.legal_moves();
+    if pos.has_crossed() || moves.is_empty() {
+        return Err(Failure::Input(format!(
+            "the game is over at {pos}: {mover} has {} there",
+            if pos.has_crossed() { "won" } else { "no move" }
+        )));
+    }
+    let limits = limits_for(memory_mib);
+    let started = Instant::now();
+    let values: Vec<MoveValue> = with_large_stack(|| {
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                let value = move_value(&after, mover, limits, stop);
+                outln!(
+                    "{:<14} {} ({:.2} s)",
+                    mv.with_capture_mark().to_string(),
+                    describe(value, mover),
+                    started.elapsed().as_secs_f64()
+                );
+                value
+            })
+            .collect()
+    });
+    let count = |wanted: fn(&MoveValue) -> bool| values.iter().filter(|v| wanted(v)).count();
+    let winning = count(|v| *v == MoveValue::Wins);
+    let losing = count(|v| *v == MoveValue::Loses);
+    let total = values.len();
+    let seconds = started.elapsed().as_secs_f64();
+    if winning > 0 {
+        outln!("{mover} wins: {winning} of its {total} moves win ({seconds:.2} s)");
+    } else if losing == total {
+        outln!("{mover} loses: all its {total} moves lose ({seconds:.2} s)");
+    } else if values
+        .iter()
+        .all(|v| matches!(v, MoveValue::Loses | MoveValue::Neither { proven: true }))
+    {
+        outln!(
+            "neither side can force a win: no move of {mover}'s wins, {} of {total} hold ({seconds:.2} s)",
+            total - losing
+        );
+    } else {
+        outln!(
+            "not decided: no move found that wins for {mover}, {losing} of {total} lose, {} undecided ({seconds:.2} s)",
+            count(|v| matches!(
+                v,
+                MoveValue::Undecided | MoveValue::NoWin | MoveValue::Neither { proven: false }
+            ))
+        );
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(Failure::Run(format!(
+                "stopped after {seconds:.1} s before every move was decided"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What `after` (the position after a move of `mover`) is worth to `mover`:
+/// first whether `mover` can force a win, then whether the other side can.
+fn move_value(after: &Position, mover: Color, limits: ProofLimits, stop: &AtomicBool) -> MoveValue {
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return MoveValue::Undecided;
+    }
+    let closes = |search: &ProofSearch<'_>| search.for_each_step(|_, _| {}).is_some();
+    let attack = ProofSearch::run(after, mover, limits, stop, |_| {});
+    let cannot_win = match attack.verdict() {
+        Verdict::Proven => return MoveValue::Wins,
+        Verdict::Stopped => return MoveValue::Undecided,
+        Verdict::NoWinFound => closes(&attack),
+    };
+    drop(attack);
+    let defence = ProofSearch::run(after, !mover, limits, stop, |_| {});
+    match defence.verdict() {
+        Verdict::Proven => MoveValue::Loses,
+        Verdict::Stopped if cannot_win => MoveValue::NoWin,
+        Verdict::Stopped => MoveValue::Undecided,
+        Verdict::NoWinFound => MoveValue::Neither {
+            proven: cannot_win && closes(&defence),
+        },
+    }
+}
+
+/// A move's value in words, for `solve --full --moves`.
+fn describe(value: MoveValue, mover: Color) -> String {
+    match value {
+        MoveValue::Wins => format!("{mover} wins"),
+        MoveValue::Loses => format!("{} wins", !mover),
+        MoveValue::Neither { proven: true } => "neither side can force a win".into(),
+        MoveValue::Neither { proven: false } => {
+            "neither side can force a win, as far as the search can tell (a hold did not close)"
+                .into()
+        }
+        MoveValue::NoWin => format!(
+            "{mover} cannot force a win; stopped before deciding whether {} can",
+            !mover
+        ),
+        MoveValue::Undecided => "undecided (stopped)".into(),
+    }
 }
 
 /// One proof of a file: its number of steps and its text.

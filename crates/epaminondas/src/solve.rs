@@ -12,7 +12,7 @@ use epaminondas_rules::{BoardSize, Position, Symmetry, Variant};
 /// Arguments of `epaminondas solve`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7\n  epaminondas solve --board 5x5 --full --proof 5x5.proof\n  epaminondas solve --verify 5x5.proof"
+    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7\n  epaminondas solve --board 5x5 --full --proof 5x5.proof\n  epaminondas solve --verify 5x5.proof\n  epaminondas solve --board 5x4 --symmetry off --full --moves --time 600"
 )]
 pub struct SolveArgs {
     /// The position to solve, as position text (default: the board's start).
@@ -43,6 +43,11 @@ pub struct SolveArgs {
     /// `solve --verify` (or any other checker) to check.
     #[arg(long, requires = "full", value_name = "FILE")]
     proof: Option<PathBuf>,
+    /// With --full: decide the position after each legal move instead, and
+    /// print what each move leads to (a win, a loss, neither side winning,
+    /// or undecided when the time or memory ran out), as a tablebase does.
+    #[arg(long, requires = "full", conflicts_with = "proof")]
+    moves: bool,
     /// With --full: the memory the search may use, in MiB (about 40 bytes
     /// a position); it stops and says how far it got when full. Proving
     /// that neither side can win takes about as much again.
@@ -82,6 +87,9 @@ pub fn run(args: &SolveArgs) -> Outcome {
             std::thread::sleep(Duration::from_secs_f64(seconds));
             stop.store(true, Ordering::Relaxed);
         });
+    }
+    if args.full && args.moves {
+        return crate::prove::solve_moves(&pos, args.memory, stop);
     }
     if args.full {
         return crate::prove::solve_full(&pos, args.memory, args.proof.as_deref(), stop);

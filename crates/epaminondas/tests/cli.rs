@@ -322,8 +322,9 @@ fn solve_proves_wins_and_their_absence() {
     assert!(!out.status.success());
 }
 
-/// `solve --full` decides a position and writes a proof that `solve
-/// --verify` checks; a proof that was tampered with is refused.
+/// `solve --full` decides a position (with `--moves`, the position after
+/// each move) and writes a proof that `solve --verify` checks; a proof
+/// that was tampered with is refused.
 #[test]
 fn solve_full_writes_a_proof_that_verify_checks() {
     let dir = tempfile::tempdir().unwrap();
@@ -406,7 +407,50 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         text.contains("before deciding whether white can force a win"),
         "{text}"
     );
+    // Each first move's value, as a tablebase gives it: on 4x4 both of
+    // White's moves lose.
+    let out = run(&["solve", "--board", "4x4", "--full", "--moves"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("b1,c2-d3:1 ") && lines[0].contains(" black wins ("),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("c1,b2-a3:1 ") && lines[1].contains(" black wins ("),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with("white loses: all its 2 moves lose ("),
+        "{text}"
+    );
+    // Without the symmetry rule neither side wins after either move.
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--symmetry",
+        "off",
+        "--full",
+        "--moves",
+    ]);
+    assert!(
+        stdout(&out).contains("neither side can force a win: no move of white's wins, 2 of 2 hold"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--position", "w3/4/4/4 w", "--full", "--moves"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("the game is over at w3/4/4/4 w"),
+        "{}",
+        stderr(&out)
+    );
     // Wrong use gets clear errors.
+    let out = run(&["solve", "--full", "--moves", "--proof", "p"]);
+    assert_eq!(out.status.code(), Some(2));
     let out = run(&["solve", "--full", "4"]);
     assert_eq!(out.status.code(), Some(2));
     let out = run(&[
