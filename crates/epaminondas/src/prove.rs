@@ -1,6 +1,7 @@
 //! `epaminondas solve --full` and `solve --verify`: deciding a position with
 //! perfect play, and checking the proof file such a solve writes.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -10,7 +11,7 @@ use std::time::Instant;
 use crate::output::{Failure, Outcome, outln};
 use epaminondas_engine::dfpn::{ProofLimits, ProofSearch, Verdict, with_large_stack};
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
-use epaminondas_rules::{Color, Position};
+use epaminondas_rules::{Color, Move, Position};
 
 /// Bytes the proof search's table takes per position, for `--memory`.
 const BYTES_PER_POSITION: u64 = 40;
@@ -147,15 +148,30 @@ pub fn solve_moves(pos: &Position, memory_mib: u64, stop: &AtomicBool) -> Outcom
     }
     let limits = limits_for(memory_mib);
     let started = Instant::now();
+    // The rules treat a position and its left-right reflection alike, so a
+    // move leading to the reflection of an earlier move's position has its
+    // value (found by the key a proof search's table uses).
+    let mut decided: HashMap<u64, (Move, MoveValue)> = HashMap::new();
     let values: Vec<MoveValue> = with_large_stack(|| {
         moves
             .iter()
             .map(|&mv| {
                 let mut after = pos.clone();
                 after.play_unchecked(mv);
-                let value = move_value(&after, mover, limits, stop);
+                let key = after.zobrist_hash().min(after.reflected_zobrist_hash());
+                let (value, note) = match decided.get(&key) {
+                    Some(&(earlier, value)) if value != MoveValue::Undecided => (
+                        value,
+                        format!(", as after {}, its reflection", earlier.with_capture_mark()),
+                    ),
+                    _ => {
+                        let value = move_value(&after, mover, limits, stop);
+                        decided.insert(key, (mv, value));
+                        (value, String::new())
+                    }
+                };
                 outln!(
-                    "{:<14} {} ({:.2} s)",
+                    "{:<14} {} ({:.2} s{note})",
                     mv.with_capture_mark().to_string(),
                     describe(value, mover),
                     started.elapsed().as_secs_f64()

@@ -422,6 +422,12 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         lines[1].starts_with("c1,b2-a3:1 ") && lines[1].contains(" black wins ("),
         "{text}"
     );
+    // The second move leads to the first's position reflected: not searched
+    // again.
+    assert!(
+        lines[1].ends_with(", as after b1,c2-d3:1, its reflection)"),
+        "{text}"
+    );
     assert!(
         lines[2].starts_with("white loses: all its 2 moves lose ("),
         "{text}"
