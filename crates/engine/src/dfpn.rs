@@ -184,8 +184,8 @@ pub enum Verdict {
 #[derive(Clone, Copy, Debug)]
 pub struct ProofLimits {
     /// The most nodes the table may hold before the search stops (memory:
-    /// about 40 bytes a node). A hold is read from at most a quarter as many
-    /// positions, which take about four times as much each.
+    /// see [`entries_within`]). A hold is read from at most a quarter as
+    /// many positions, which take about four times as much each.
     pub max_entries: usize,
     /// When to stop, if the search has a time limit.
     pub deadline: Option<Instant>,
@@ -198,6 +198,25 @@ impl Default for ProofLimits {
             deadline: None,
         }
     }
+}
+
+/// Bytes one slot of the search's table takes: a key, an entry and the hash
+/// map's control byte.
+pub const SLOT_BYTES: usize = std::mem::size_of::<(u64, Entry)>() + 1;
+
+/// The most nodes the search's table can hold without ever taking more
+/// than `bytes`: it has a power of two of slots ([`SLOT_BYTES`] each), at
+/// most seven eighths of them used, and it grows by doubling, holding the
+/// old and the new slots at once (half as much again as the new) while it
+/// moves its entries.
+pub fn entries_within(bytes: u64) -> usize {
+    let slots = usize::try_from(bytes / 3 * 2 / SLOT_BYTES as u64).unwrap_or(usize::MAX);
+    if slots < 16 {
+        return slots.saturating_sub(1).max(1);
+    }
+    // The largest power of two not above `slots`.
+    let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
+    slots / 8 * 7
 }
 
 /// How far a proof search has got, reported every million nodes.
@@ -866,6 +885,33 @@ mod tests {
 
     fn start(files: u8, ranks: u8) -> Position {
         Position::new(BoardSize::new(files, ranks).unwrap(), Symmetry::Mirror)
+    }
+
+    #[test]
+    fn a_table_grown_to_the_entries_within_some_memory_never_took_more() {
+        for mib in [1u64, 7, 100] {
+            let bytes = mib << 20;
+            let entries = entries_within(bytes);
+            // The table as it grows to hold them.
+            let mut table = Table::default();
+            let entry = Entry {
+                numbers: Numbers::PROVEN,
+                proven_at: 0,
+                on_path: false,
+            };
+            for key in 0..entries as u64 {
+                table.insert(key, entry);
+            }
+            let capacity = table.capacity();
+            assert!(capacity >= entries, "{mib} MiB: {capacity} < {entries}");
+            // A power of two of slots, seven eighths of them usable, and
+            // half as many again while they were filled.
+            let slots = (capacity / 7 * 8).next_power_of_two();
+            let peak = (slots + slots / 2) * SLOT_BYTES;
+            assert!(peak as u64 <= bytes, "{mib} MiB: {slots} slots");
+            // And not much less than the memory's worth.
+            assert!(2 * peak as u64 > bytes, "{mib} MiB: {slots} slots");
+        }
     }
 
     fn search<'a>(pos: &Position, prover: Color, stop: &'a AtomicBool) -> ProofSearch<'a> {

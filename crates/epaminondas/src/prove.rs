@@ -9,12 +9,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::output::{Failure, Outcome, outln};
-use epaminondas_engine::dfpn::{ProofLimits, ProofSearch, Verdict, with_large_stack};
+use epaminondas_engine::dfpn::{
+    ProofLimits, ProofSearch, Verdict, entries_within, with_large_stack,
+};
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
 use epaminondas_rules::{Color, Move, Position};
-
-/// Bytes the proof search's table takes per position, for `--memory`.
-const BYTES_PER_POSITION: u64 = 40;
 
 /// Decides `pos`: searches for a forced win of the side to move, then of
 /// the other side; writes the proof of the answer to `proof_path`.
@@ -108,11 +107,10 @@ pub fn solve_full(
     })
 }
 
-/// The search's limits for `--memory`.
+/// The search's limits for `--memory`: a table that never takes more.
 fn limits_for(memory_mib: u64) -> ProofLimits {
     ProofLimits {
-        max_entries: usize::try_from(memory_mib * 1024 * 1024 / BYTES_PER_POSITION)
-            .unwrap_or(usize::MAX),
+        max_entries: entries_within(memory_mib.saturating_mul(1 << 20)),
         deadline: None,
     }
 }

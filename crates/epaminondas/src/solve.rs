@@ -48,9 +48,12 @@ pub struct SolveArgs {
     /// or undecided when the time or memory ran out), as a tablebase does.
     #[arg(long, requires = "full", conflicts_with = "proof")]
     moves: bool,
-    /// With --full: the memory the search may use, in MiB (about 40 bytes
-    /// a position); it stops and says how far it got when full. Proving
-    /// that neither side can win takes about as much again.
+    /// With --full: the most memory the search's table may take, in MiB
+    /// (25 bytes a slot, a power of two of slots, seven eighths of them
+    /// usable, half as many again while it doubles: 4096 MiB hold 58
+    /// million positions, 12000 MiB 235 million); it stops and says how
+    /// far it got when full. Proving that neither side can win takes up to
+    /// about as much again.
     #[arg(long, requires = "full", default_value_t = 4096,
           value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     memory: u64,
