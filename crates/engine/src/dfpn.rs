@@ -260,7 +260,7 @@ struct Child {
 /// The key of a position in the table: a position and its left-right
 /// reflection have the same value (the rules treat them alike), so they
 /// share one entry, under the smaller of their two Zobrist hashes.
-fn table_key(pos: &Position) -> u64 {
+pub fn table_key(pos: &Position) -> u64 {
     pos.zobrist_hash().min(pos.reflected_zobrist_hash())
 }
 

@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use epaminondas_rules::{Move, Position};
 
-use crate::dfpn::{ProofLimits, ProofSearch, Verdict, with_large_stack};
+use crate::dfpn::{ProofLimits, ProofSearch, Verdict, entries_within, with_large_stack};
 use crate::limits::Limits;
 use crate::score::{MAX_PLY, win_in};
 
@@ -50,10 +50,6 @@ const SMALL_SQUARES: usize = 25;
 pub fn default_share(squares: usize) -> u32 {
     if squares <= SMALL_SQUARES { 50 } else { 10 }
 }
-
-/// The memory a proof search's table takes per position, at most (the
-/// table grows by doubling).
-const BYTES_PER_ENTRY: usize = 64;
 
 /// The strategy of the last proven win: the winner's move in every
 /// position of the proof where the winner is to move.
@@ -92,8 +88,9 @@ impl ProvenWins {
 
     /// The winning move at `pos`: from the strategy found before, or from a
     /// proof searched now within `share` percent of `limits` (`None`: the
-    /// board's [`default_share`]) and a table of at most `memory` bytes. `None` when the board is too large, the search is
-    /// limited by depth or not at all, or no win was proven in the budget.
+    /// board's [`default_share`]) and a table of at most `memory` bytes.
+    /// `None` when the board is too large, the search is limited by depth
+    /// or not at all, or no win was proven in the budget.
     pub fn find(
         &mut self,
         pos: &Position,
@@ -116,7 +113,7 @@ impl ProvenWins {
             return Some(found);
         }
         let share = share.unwrap_or_else(|| default_share(squares));
-        let most = memory / BYTES_PER_ENTRY;
+        let most = entries_within(u64::try_from(memory).unwrap_or(u64::MAX));
         let max_entries = limits
             .nodes
             .map_or(most, |n| {

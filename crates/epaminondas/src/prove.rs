@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use crate::output::{Failure, Outcome, outln};
 use epaminondas_engine::dfpn::{
-    ProofLimits, ProofSearch, Verdict, entries_within, with_large_stack,
+    ProofLimits, ProofSearch, Verdict, entries_within, table_key, with_large_stack,
 };
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
 use epaminondas_rules::{Color, Move, Position};
@@ -156,7 +156,7 @@ pub fn solve_moves(pos: &Position, memory_mib: u64, stop: &AtomicBool) -> Outcom
             .map(|&mv| {
                 let mut after = pos.clone();
                 after.play_unchecked(mv);
-                let key = after.zobrist_hash().min(after.reflected_zobrist_hash());
+                let key = table_key(&after);
                 let (value, note) = match decided.get(&key) {
                     Some(&(earlier, value)) if value != MoveValue::Undecided => (
                         value,
