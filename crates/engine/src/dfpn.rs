@@ -397,17 +397,32 @@ impl<'a> ProofSearch<'a> {
     /// path, so it can fail to close: then this returns `None`, as it does
     /// for a stopped search. Otherwise it returns the number of steps.
     pub fn for_each_step(&self, step: impl FnMut(&Position, Move)) -> Option<u64> {
+        self.for_each_step_from(&self.root, step)
+    }
+
+    /// [`ProofSearch::for_each_step`] from `start`, the search's position or
+    /// its left-right reflection (which the table does not tell apart): the
+    /// proof of the same claim from the reflected position. `None` for any
+    /// other position.
+    pub fn for_each_step_from(
+        &self,
+        start: &Position,
+        step: impl FnMut(&Position, Move),
+    ) -> Option<u64> {
+        if table_key(start) != table_key(&self.root) {
+            return None;
+        }
         match self.verdict {
-            Verdict::Proven => self.walk_win(step),
-            Verdict::NoWinFound => self.walk_hold(step),
+            Verdict::Proven => self.walk_win(start, step),
+            Verdict::NoWinFound => self.walk_hold(start, step),
             Verdict::Stopped => None,
         }
     }
 
-    /// The steps of a proven win, depth-first from the root.
-    fn walk_win(&self, mut step: impl FnMut(&Position, Move)) -> Option<u64> {
+    /// The steps of a proven win, depth-first from `start`.
+    fn walk_win(&self, start: &Position, mut step: impl FnMut(&Position, Move)) -> Option<u64> {
         let mut seen = HashSet::<u64, BuildHasherDefault<KeyHasher>>::default();
-        let mut pos = self.root.clone();
+        let mut pos = start.clone();
         let mut steps = 0;
         if pos.turn() == self.prover {
             self.walk(&mut pos, &mut seen, &mut step, &mut steps)?;
@@ -634,8 +649,8 @@ impl<'a> ProofSearch<'a> {
     /// The hold's steps, from the start, in the largest set that holds.
     /// Both a position and its reflection get their steps where play can
     /// reach both.
-    fn walk_hold(&self, mut step: impl FnMut(&Position, Move)) -> Option<u64> {
-        if self.settled(&self.root) == Some(Numbers::DISPROVEN) {
+    fn walk_hold(&self, start: &Position, mut step: impl FnMut(&Position, Move)) -> Option<u64> {
+        if self.settled(start) == Some(Numbers::DISPROVEN) {
             return Some(0);
         }
         let built;
@@ -647,6 +662,7 @@ impl<'a> ProofSearch<'a> {
             }
         };
         let HoldGraph { index, out } = graph;
+        // The start (or its reflection) is the graph's first position.
         if out[0] {
             return None;
         }
@@ -654,7 +670,7 @@ impl<'a> ProofSearch<'a> {
         // The hold: from the start, the other side's first move that stays
         // in the set, and every prover move.
         let mut seen = HashSet::<u64, BuildHasherDefault<KeyHasher>>::default();
-        let mut stack = vec![self.root.clone()];
+        let mut stack = vec![start.clone()];
         let mut steps = 0;
         while let Some(mut pos) = stack.pop() {
             if !seen.insert(pos.zobrist_hash()) {
@@ -920,7 +936,13 @@ mod tests {
 
     /// The search's proof, written out and read back by the rules' checker.
     fn checked(search: &ProofSearch<'_>, pos: &Position) -> proof::CheckedProof {
-        let steps = search.for_each_step(|_, _| {}).expect("a proof");
+        checked_from(search, pos)
+    }
+
+    /// The search's proof from `pos` (its start or the start's reflection),
+    /// written out and read back by the rules' checker.
+    fn checked_from(search: &ProofSearch<'_>, pos: &Position) -> proof::CheckedProof {
+        let steps = search.for_each_step_from(pos, |_, _| {}).expect("a proof");
         let mut text = Vec::new();
         ProofHeader {
             variant: pos.variant(),
@@ -930,7 +952,7 @@ mod tests {
         }
         .write(&mut text)
         .unwrap();
-        search.for_each_step(|at, mv| proof::write_step(&mut text, at, mv).unwrap());
+        search.for_each_step_from(pos, |at, mv| proof::write_step(&mut text, at, mv).unwrap());
         let mut checked = proof::check(&String::from_utf8(text).unwrap()).expect("the proof holds");
         assert_eq!(checked.len(), 1);
         checked.remove(0)
@@ -1033,6 +1055,51 @@ mod tests {
         assert!(found.repairs() >= 1);
         let proof = checked(&found, &pos);
         assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
+    }
+
+    /// `text` with each rank read right to left (boards of up to 9 files).
+    fn reflected(text: &str, symmetry: Symmetry) -> Position {
+        let (board, turn) = text.split_once(' ').unwrap();
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|r| r.chars().rev().collect())
+            .collect();
+        format!("{} {turn}", ranks.join("/"))
+            .parse::<Position>()
+            .unwrap()
+            .with_symmetry(symmetry)
+    }
+
+    #[test]
+    fn a_proof_is_walked_from_the_reflected_start_too() {
+        let stop = AtomicBool::new(false);
+        // A win for the side not to move, and a hold that needed a repair.
+        for (text, symmetry, prover, claim) in [
+            (
+                "4/b3/w3/w3 b",
+                Symmetry::Mirror,
+                Color::White,
+                Claim::Wins(Color::White),
+            ),
+            (
+                "bbbb/bbb1/www1/wwww b",
+                Symmetry::Off,
+                Color::White,
+                Claim::Holds(Color::Black),
+            ),
+        ] {
+            let pos = text.parse::<Position>().unwrap().with_symmetry(symmetry);
+            let mirrored = reflected(text, symmetry);
+            assert_ne!(pos.to_string(), mirrored.to_string());
+            let found = search(&pos, prover, &stop);
+            let direct = checked(&found, &pos);
+            let proof = checked_from(&found, &mirrored);
+            assert_eq!(proof.header.claim, claim);
+            assert_eq!(proof.header.start.to_string(), mirrored.to_string());
+            assert_eq!(proof.positions, direct.positions, "{text}");
+            // Any other position has no proof in this search.
+            assert_eq!(found.for_each_step_from(&start(4, 4), |_, _| {}), None);
+        }
     }
 
     #[test]

@@ -130,8 +130,13 @@ fn the_engine_wins_the_solved_4x4_board_as_the_second_player() {
 #[test]
 #[ignore]
 fn the_engine_wins_the_solved_5x4_and_5x5_boards() {
-    for (files, ranks) in [(5, 4), (5, 5)] {
-        let start = Position::new(BoardSize::new(files, ranks).unwrap(), Symmetry::Mirror);
+    // 5x5 is White's with the symmetry rule and without it.
+    for (files, ranks, symmetry) in [
+        (5, 4, Symmetry::Mirror),
+        (5, 5, Symmetry::Mirror),
+        (5, 5, Symmetry::Off),
+    ] {
+        let start = Position::new(BoardSize::new(files, ranks).unwrap(), symmetry);
         // The longest-line count recurses too.
         with_large_stack(|| engine_keeps_the_win(start, Color::White, 10_000_000, 512));
     }

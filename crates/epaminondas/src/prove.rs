@@ -1,7 +1,7 @@
 //! `epaminondas solve --full` and `solve --verify`: deciding a position with
 //! perfect play, and checking the proof file such a solve writes.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -134,8 +134,15 @@ enum MoveValue {
 
 /// Runs `epaminondas solve --full --moves`: decides the position after
 /// each legal move of `pos`, one search per side and move, each within
-/// `memory_mib`; once `stop` is set, the moves left are undecided.
-pub fn solve_moves(pos: &Position, memory_mib: u64, stop: &AtomicBool) -> Outcome {
+/// `memory_mib`; once `stop` is set, the moves left are undecided. With
+/// `proof_path`, writes the proof of the position's value built from the
+/// moves' proofs (see `root_proofs`).
+pub fn solve_moves(
+    pos: &Position,
+    memory_mib: u64,
+    proof_path: Option<&Path>,
+    stop: &AtomicBool,
+) -> Outcome {
     let mover = pos.turn();
     let moves = pos.legal_moves();
     if pos.has_crossed() || moves.is_empty() {
@@ -146,37 +153,47 @@ pub fn solve_moves(pos: &Position, memory_mib: u64, stop: &AtomicBool) -> Outcom
     }
     let limits = limits_for(memory_mib);
     let started = Instant::now();
+    let afters: Vec<Position> = moves
+        .iter()
+        .map(|&mv| {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            after
+        })
+        .collect();
     // The rules treat a position and its left-right reflection alike, so a
     // move leading to the reflection of an earlier move's position has its
-    // value (found by the key a proof search's table uses).
-    let mut decided: HashMap<u64, (Move, MoveValue)> = HashMap::new();
-    let values: Vec<MoveValue> = with_large_stack(|| {
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut after = pos.clone();
-                after.play_unchecked(mv);
-                let key = table_key(&after);
-                let (value, note) = match decided.get(&key) {
-                    Some(&(earlier, value)) if value != MoveValue::Undecided => (
-                        value,
-                        format!(", as after {}, its reflection", earlier.with_capture_mark()),
-                    ),
-                    _ => {
-                        let value = move_value(&after, mover, limits, stop);
-                        decided.insert(key, (mv, value));
-                        (value, String::new())
-                    }
-                };
-                outln!(
-                    "{:<14} {} ({:.2} s{note})",
-                    mv.with_capture_mark().to_string(),
-                    describe(value, mover),
-                    started.elapsed().as_secs_f64()
-                );
-                value
-            })
-            .collect()
+    // value (found by the key a proof search's table uses), and its proof
+    // is read from the same search.
+    let keys: Vec<u64> = afters.iter().map(table_key).collect();
+    let mut values = vec![MoveValue::Undecided; moves.len()];
+    let mut proofs: Vec<MoveProofs> = moves.iter().map(|_| MoveProofs::default()).collect();
+    let mut first_with_key: HashMap<u64, usize> = HashMap::new();
+    with_large_stack(|| {
+        for (i, mv) in moves.iter().enumerate() {
+            let note = if let Some(&earlier) = first_with_key.get(&keys[i]) {
+                format!(
+                    ", as after {}, its reflection",
+                    moves[earlier].with_capture_mark()
+                )
+            } else {
+                first_with_key.insert(keys[i], i);
+                let group: Vec<usize> = (i..moves.len()).filter(|&k| keys[k] == keys[i]).collect();
+                let starts: Vec<Position> = group.iter().map(|&k| afters[k].clone()).collect();
+                let (value, found) = move_value(&starts, mover, limits, stop, proof_path.is_some());
+                for (&k, found) in group.iter().zip(found) {
+                    values[k] = value;
+                    proofs[k] = found;
+                }
+                String::new()
+            };
+            outln!(
+                "{:<14} {} ({:.2} s{note})",
+                mv.with_capture_mark().to_string(),
+                describe(values[i], mover),
+                started.elapsed().as_secs_f64()
+            );
+        }
     });
     let count = |wanted: fn(&MoveValue) -> bool| values.iter().filter(|v| wanted(v)).count();
     let winning = count(|v| *v == MoveValue::Wins);
@@ -209,32 +226,182 @@ pub fn solve_moves(pos: &Position, memory_mib: u64, stop: &AtomicBool) -> Outcom
             )));
         }
     }
-    Ok(())
+    if proof_path.is_none() {
+        return Ok(());
+    }
+    let moved: Vec<(Move, MoveValue, MoveProofs)> = moves
+        .iter()
+        .copied()
+        .zip(values)
+        .zip(proofs)
+        .map(|((mv, value), found)| (mv, value, found))
+        .collect();
+    let sections = root_proofs(pos, moved).ok_or_else(|| {
+        Failure::Run(
+            "no proof written: the position's value rests on a move that was not decided or a hold that did not close".into(),
+        )
+    })?;
+    save(proof_path, &sections)
 }
 
-/// What `after` (the position after a move of `mover`) is worth to `mover`:
-/// first whether `mover` can force a win, then whether the other side can.
-fn move_value(after: &Position, mover: Color, limits: ProofLimits, stop: &AtomicBool) -> MoveValue {
+/// A strategy read from a proof search: the text of each position where
+/// the claim's player moves, and the move there (ordered, so that a proof
+/// file comes out the same every time).
+type Strategy = BTreeMap<String, Move>;
+
+/// The strategies read from the two searches after one move (each `None`
+/// when not asked for, or when that search found no proof that closes).
+#[derive(Default)]
+struct MoveProofs {
+    /// From the search for the mover's win: that win, or the other side's
+    /// hold.
+    attack: Option<Strategy>,
+    /// From the search for the other side's win: that win, or the mover's
+    /// hold.
+    defence: Option<Strategy>,
+}
+
+/// What the positions in `afters` (after moves of `mover`; the first one
+/// searched, the others its reflections) are worth to `mover`: first
+/// whether `mover` can force a win, then whether the other side can. With
+/// `keep_proofs`, the strategies of both searches from each position.
+fn move_value(
+    afters: &[Position],
+    mover: Color,
+    limits: ProofLimits,
+    stop: &AtomicBool,
+    keep_proofs: bool,
+) -> (MoveValue, Vec<MoveProofs>) {
+    let mut proofs: Vec<MoveProofs> = afters.iter().map(|_| MoveProofs::default()).collect();
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return MoveValue::Undecided;
+        return (MoveValue::Undecided, proofs);
     }
-    let closes = |search: &ProofSearch<'_>| search.for_each_step(|_, _| {}).is_some();
-    let attack = ProofSearch::run(after, mover, limits, stop, |_| {});
-    let cannot_win = match attack.verdict() {
-        Verdict::Proven => return MoveValue::Wins,
-        Verdict::Stopped => return MoveValue::Undecided,
-        Verdict::NoWinFound => closes(&attack),
+    // Each start's strategy, when asked for; without, only whether the
+    // first one's closes.
+    let read = |search: &ProofSearch<'_>| -> Vec<Option<Strategy>> {
+        let starts = if keep_proofs { afters } else { &afters[..1] };
+        starts
+            .iter()
+            .map(|start| {
+                let mut strategy = Strategy::new();
+                search.for_each_step_from(start, |at, mv| {
+                    if keep_proofs {
+                        strategy.insert(at.to_string(), mv);
+                    }
+                })?;
+                Some(strategy)
+            })
+            .collect()
     };
-    drop(attack);
-    let defence = ProofSearch::run(after, !mover, limits, stop, |_| {});
-    match defence.verdict() {
-        Verdict::Proven => MoveValue::Loses,
-        Verdict::Stopped if cannot_win => MoveValue::NoWin,
-        Verdict::Stopped => MoveValue::Undecided,
-        Verdict::NoWinFound => MoveValue::Neither {
-            proven: cannot_win && closes(&defence),
-        },
+    let attack = ProofSearch::run(&afters[0], mover, limits, stop, |_| {});
+    let verdict = attack.verdict();
+    if verdict == Verdict::Stopped {
+        return (MoveValue::Undecided, proofs);
     }
+    let read_attack = read(&attack);
+    let cannot_win = read_attack[0].is_some();
+    for (found, strategy) in proofs.iter_mut().zip(read_attack) {
+        found.attack = strategy;
+    }
+    if verdict == Verdict::Proven {
+        return (MoveValue::Wins, proofs);
+    }
+    drop(attack);
+    let defence = ProofSearch::run(&afters[0], !mover, limits, stop, |_| {});
+    let value = match defence.verdict() {
+        Verdict::Proven => MoveValue::Loses,
+        Verdict::Stopped if cannot_win => return (MoveValue::NoWin, proofs),
+        Verdict::Stopped => return (MoveValue::Undecided, proofs),
+        Verdict::NoWinFound => MoveValue::Neither { proven: false },
+    };
+    let read_defence = read(&defence);
+    let holds = read_defence[0].is_some();
+    for (found, strategy) in proofs.iter_mut().zip(read_defence) {
+        found.defence = strategy;
+    }
+    match value {
+        MoveValue::Neither { .. } => (
+            MoveValue::Neither {
+                proven: cannot_win && holds,
+            },
+            proofs,
+        ),
+        value => (value, proofs),
+    }
+}
+
+/// The proof of `pos`'s value built from its moves' proofs, as `solve
+/// --full` would write it; `None` when the value is not decided or a
+/// proof it needs was not found.
+///
+/// The mover wins: the mover's win after the first winning move, with that
+/// move at the start. Every move loses: the other side's wins after every
+/// move, together. Neither side wins: the other side's wins and holds after
+/// every move, together; and the mover's hold after its first holding
+/// move, with that move at the start. Strategies are joined position by
+/// position, a position already in one keeping its move: from a position
+/// of one strategy, play stays in that strategy, or moves to a position of
+/// an earlier one and stays there, so a win stays a win without loops and
+/// a hold stays a hold. The checker checks the joined file all the same.
+fn root_proofs(pos: &Position, moved: Vec<(Move, MoveValue, MoveProofs)>) -> Option<Vec<Section>> {
+    let mover = pos.turn();
+    // A strategy from `found`, with `first` at the start where it has none.
+    let with_first = |found: Option<Strategy>, first: Move| {
+        let mut strategy = found?;
+        strategy.entry(pos.to_string()).or_insert(first);
+        Some(strategy)
+    };
+    let joined = |parts: Vec<Option<Strategy>>| {
+        parts
+            .into_iter()
+            .try_fold(Strategy::new(), |mut all, part| {
+                for (at, mv) in part? {
+                    all.entry(at).or_insert(mv);
+                }
+                Some(all)
+            })
+    };
+    if let Some(won) = moved.iter().position(|(_, v, _)| *v == MoveValue::Wins) {
+        let (mv, _, found) = moved.into_iter().nth(won)?;
+        let strategy = with_first(found.attack, mv)?;
+        return Some(vec![strategy_section(pos, Claim::Wins(mover), &strategy)]);
+    }
+    if moved.iter().all(|(_, v, _)| *v == MoveValue::Loses) {
+        let strategy = joined(moved.into_iter().map(|(_, _, f)| f.defence).collect())?;
+        return Some(vec![strategy_section(pos, Claim::Wins(!mover), &strategy)]);
+    }
+    if !moved
+        .iter()
+        .all(|(_, v, _)| matches!(v, MoveValue::Loses | MoveValue::Neither { proven: true }))
+    {
+        return None;
+    }
+    let mut others = Vec::new();
+    let mut own = None;
+    for (mv, value, found) in moved {
+        if value == MoveValue::Loses {
+            others.push(found.defence);
+        } else {
+            others.push(found.attack);
+            if own.is_none() {
+                own = Some(with_first(found.defence, mv)?);
+            }
+        }
+    }
+    Some(vec![
+        strategy_section(pos, Claim::Holds(!mover), &joined(others)?),
+        strategy_section(pos, Claim::Holds(mover), &own?),
+    ])
+}
+
+/// A proof's text from its strategy.
+fn strategy_section(pos: &Position, claim: Claim, strategy: &Strategy) -> Section {
+    let mut body = Vec::new();
+    for (at, &mv) in strategy {
+        // Writing to memory cannot fail.
+        let _ = proof::write_step(&mut body, at.as_str(), mv);
+    }
+    section(pos, claim, strategy.len() as u64, body)
 }
 
 /// A move's value in words, for `solve --full --moves`.
@@ -266,16 +433,22 @@ fn write_section(pos: &Position, search: &ProofSearch<'_>) -> Option<Section> {
         // Writing to memory cannot fail.
         let _ = proof::write_step(&mut body, at, mv);
     })?;
+    Some(section(pos, search.claim()?, steps, body))
+}
+
+/// A proof's text: the header, then the step lines in `body`.
+fn section(pos: &Position, claim: Claim, steps: u64, body: Vec<u8>) -> Section {
     let mut text = Vec::new();
     let header = ProofHeader {
         variant: pos.variant(),
         start: pos.clone(),
-        claim: search.claim()?,
+        claim,
         steps,
     };
-    header.write(&mut text).ok()?;
+    // Writing to memory cannot fail.
+    let _ = header.write(&mut text);
     text.extend_from_slice(&body);
-    Some((steps, text))
+    (steps, text)
 }
 
 /// Writes the proofs to `path`, if one was asked for.

@@ -39,14 +39,16 @@ pub struct SolveArgs {
     /// length (proof-number search): which side can force a win.
     #[arg(long)]
     full: bool,
-    /// With --full: write the winner's strategy to this file, for
-    /// `solve --verify` (or any other checker) to check.
+    /// With --full: write the proof (the winner's strategy, or both sides'
+    /// holding strategies) to this file, for `solve --verify` (or any other
+    /// checker) to check; with --moves, the proof of the position's value
+    /// joined from the proofs after each move.
     #[arg(long, requires = "full", value_name = "FILE")]
     proof: Option<PathBuf>,
     /// With --full: decide the position after each legal move instead, and
     /// print what each move leads to (a win, a loss, neither side winning,
     /// or undecided when the time or memory ran out), as a tablebase does.
-    #[arg(long, requires = "full", conflicts_with = "proof")]
+    #[arg(long, requires = "full")]
     moves: bool,
     /// With --full: the most memory the search's table may take, in MiB
     /// (25 bytes a slot, a power of two of slots, seven eighths of them
@@ -92,7 +94,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         });
     }
     if args.full && args.moves {
-        return crate::prove::solve_moves(&pos, args.memory, stop);
+        return crate::prove::solve_moves(&pos, args.memory, args.proof.as_deref(), stop);
     }
     if args.full {
         return crate::prove::solve_full(&pos, args.memory, args.proof.as_deref(), stop);

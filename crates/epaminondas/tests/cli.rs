@@ -408,12 +408,16 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "{text}"
     );
     // Each first move's value, as a tablebase gives it: on 4x4 both of
-    // White's moves lose.
-    let out = run(&["solve", "--board", "4x4", "--full", "--moves"]);
+    // White's moves lose. The proof joined from both moves' proofs checks.
+    let joined = dir.path().join("joined.proof");
+    let joined = joined.to_str().unwrap();
+    let out = run(&[
+        "solve", "--board", "4x4", "--full", "--moves", "--proof", joined,
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines.len(), 4, "{text}");
     assert!(
         lines[0].starts_with("b1,c2-d3:1 ") && lines[0].contains(" black wins ("),
         "{text}"
@@ -432,7 +436,16 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         lines[2].starts_with("white loses: all its 2 moves lose ("),
         "{text}"
     );
-    // Without the symmetry rule neither side wins after either move.
+    assert!(lines[3].starts_with("proof written to "), "{text}");
+    let out = run(&["solve", "--verify", joined]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("proof checked: black wins from bbbb/bbbb/wwww/wwww w "),
+        "{}",
+        stdout(&out)
+    );
+    // Without the symmetry rule neither side wins after either move: the
+    // joined proof is both sides' holds from the start.
     let out = run(&[
         "solve",
         "--board",
@@ -441,9 +454,29 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "off",
         "--full",
         "--moves",
+        "--proof",
+        joined,
     ]);
     assert!(
         stdout(&out).contains("neither side can force a win: no move of white's wins, 2 of 2 hold"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--verify", joined]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("so neither side can force a win from bbbb/bbbb/wwww/wwww w\n"),
+        "{}",
+        stdout(&out)
+    );
+    // Where the mover wins, the proof starts with a winning move.
+    let out = run(&[
+        "solve", "--board", "4x5", "--full", "--moves", "--proof", joined,
+    ]);
+    assert!(stdout(&out).contains("white wins: "), "{}", stdout(&out));
+    let out = run(&["solve", "--verify", joined]);
+    assert!(
+        stdout(&out).starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),
         "{}",
         stdout(&out)
     );
@@ -455,7 +488,7 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         stderr(&out)
     );
     // Wrong use gets clear errors.
-    let out = run(&["solve", "--full", "--moves", "--proof", "p"]);
+    let out = run(&["solve", "--moves", "--proof", "p"]);
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["solve", "--full", "4"]);
     assert_eq!(out.status.code(), Some(2));

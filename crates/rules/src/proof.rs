@@ -104,8 +104,13 @@ impl fmt::Display for Claim {
     }
 }
 
-/// Writes one step line: the claim's player's move in a position.
-pub fn write_step(out: &mut impl Write, pos: &Position, mv: Move) -> io::Result<()> {
+/// Writes one step line: the claim's player's move in a position (given
+/// as a [`Position`] or as its text).
+pub fn write_step(
+    out: &mut impl Write,
+    pos: &(impl fmt::Display + ?Sized),
+    mv: Move,
+) -> io::Result<()> {
     writeln!(out, "{pos} {mv}")
 }
 
