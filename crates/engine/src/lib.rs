@@ -28,6 +28,7 @@ pub mod dfpn;
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod memory;
 pub mod nnue;
 pub mod proven;
 pub mod review;

@@ -84,29 +84,6 @@ impl Entry {
     }
 }
 
-/// Asks the kernel to back the memory at `start` (`len` bytes, not yet
-/// touched) with huge pages where it can: a hint, without effect where
-/// transparent huge pages are off or on other systems.
-fn advise_huge_pages<T>(start: *const T, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE_PAGE: usize = 2 << 20;
-        let (start, end) = (start as usize, start as usize + len);
-        let (from, to) = (
-            start.next_multiple_of(HUGE_PAGE),
-            end / HUGE_PAGE * HUGE_PAGE,
-        );
-        if to > from {
-            // SAFETY: madvise with MADV_HUGEPAGE only changes how the kernel
-            // backs these pages, which lie inside our own allocation; their
-            // contents and validity do not change. Failure is harmless.
-            unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, len);
-}
-
 /// One slot: the packed entry and the packed entry XOR its key.
 #[derive(Default)]
 struct Slot {
@@ -129,7 +106,7 @@ impl TranspositionTable {
         let mut slots = Vec::with_capacity(count);
         // Every probe lands on a random slot: with small pages nearly every
         // one would also miss the address translation cache.
-        advise_huge_pages(slots.as_ptr(), count * std::mem::size_of::<Slot>());
+        crate::memory::advise_huge_pages(slots.as_ptr(), count * std::mem::size_of::<Slot>());
         slots.extend((0..count).map(|_| Slot::default()));
         TranspositionTable {
             slots: slots.into_boxed_slice(),

@@ -21,6 +21,12 @@ mod tune;
 
 use std::process::ExitCode;
 
+/// Large tables (the proof search's above all) on huge pages: far fewer
+/// misses of the address translation cache on their random probes.
+#[global_allocator]
+static ALLOCATOR: epaminondas_engine::memory::HugePageAllocator =
+    epaminondas_engine::memory::HugePageAllocator;
+
 use clap::{CommandFactory, Parser, Subcommand};
 
 /// Epaminondas: rules, engine and game server for Robert Abbott's board game.

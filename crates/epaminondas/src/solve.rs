@@ -12,7 +12,7 @@ use epaminondas_rules::{BoardSize, Position, Symmetry, Variant};
 /// Arguments of `epaminondas solve`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7\n  epaminondas solve --board 5x5 --full --proof 5x5.proof\n  epaminondas solve --verify 5x5.proof\n  epaminondas solve --board 5x4 --symmetry off --full --moves --time 600"
+    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7\n  epaminondas solve --board 5x5 --full --proof 5x5.proof\n  epaminondas solve --verify 5x5.proof\n  epaminondas solve --board 5x4 --symmetry off --full --moves --time 600 --proof 5x4.proof"
 )]
 pub struct SolveArgs {
     /// The position to solve, as position text (default: the board's start).
