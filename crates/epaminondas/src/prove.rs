@@ -16,9 +16,11 @@ use epaminondas_rules::proof::{self, Claim, ProofHeader};
 use epaminondas_rules::{Color, Move, Position};
 
 /// Decides `pos`: searches for a forced win of the side to move, then of
-/// the other side; writes the proof of the answer to `proof_path`.
+/// the other side (or of `only` alone); writes the proof of the answer to
+/// `proof_path`.
 pub fn solve_full(
     pos: &Position,
+    only: Option<Color>,
     memory_mib: u64,
     proof_path: Option<&Path>,
     stop: &AtomicBool,
@@ -26,10 +28,14 @@ pub fn solve_full(
     let limits = limits_for(memory_mib);
     let started = Instant::now();
     let mover = pos.turn();
+    let provers: Vec<Color> = [mover, !mover]
+        .into_iter()
+        .filter(|&color| only.is_none_or(|only| only == color))
+        .collect();
     with_large_stack(|| {
         // The proofs that neither side wins, one per side, while looking.
         let mut holds = Vec::new();
-        for prover in [mover, !mover] {
+        for &prover in &provers {
             eprintln!("looking for a forced win for {prover}");
             let search = ProofSearch::run(pos, prover, limits, stop, |progress| {
                 eprintln!(
@@ -89,6 +95,22 @@ pub fn solve_full(
             }
         }
         let seconds = started.elapsed().as_secs_f64();
+        if let Some(prover) = only {
+            let Some(Some(section)) = holds.pop() else {
+                outln!(
+                    "{prover} cannot force a win, as far as the search can tell (not proven: {}'s hold did not close; {seconds:.2} s)",
+                    !prover
+                );
+                return Ok(());
+            };
+            outln!(
+                "{prover} cannot force a win ({} holds); the proof has {} positions where {} moves ({seconds:.2} s)",
+                !prover,
+                section.0,
+                !prover
+            );
+            return save(proof_path, &[section]);
+        }
         let sections: Option<Vec<_>> = holds.into_iter().collect();
         let Some(sections) = sections else {
             outln!(

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::output::{Failure, Outcome, outln};
 use clap::Args;
 use epaminondas_engine::solver::{Solution, solve_with_progress};
-use epaminondas_rules::{BoardSize, Position, Symmetry, Variant};
+use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
 
 /// Arguments of `epaminondas solve`.
 #[derive(Args, Debug)]
@@ -59,6 +59,12 @@ pub struct SolveArgs {
     #[arg(long, requires = "full", default_value_t = 4096,
           value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     memory: u64,
+    /// With --full: look only for this side's forced win (white or black),
+    /// not for both sides' in turn; without one, the proof is that the
+    /// other side holds.
+    #[arg(long, requires = "full", conflicts_with = "moves", value_name = "COLOR",
+          value_parser = crate::args::color)]
+    side: Option<Color>,
     /// Check a proof file written by `solve --full --proof` with the rules
     /// alone, and say what it proves.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "board", "variant", "symmetry", "full"])]
@@ -80,6 +86,20 @@ pub fn run(args: &SolveArgs) -> Outcome {
     if let Some(path) = &args.verify {
         return crate::prove::verify(path);
     }
+    // clap counts a flag's default as present, so `requires = "full"` lets
+    // these through without it: say so instead of ignoring them.
+    if !args.full {
+        let needs_full = [
+            ("--proof", args.proof.is_some()),
+            ("--moves", args.moves),
+            ("--side", args.side.is_some()),
+        ];
+        if let Some((flag, _)) = needs_full.iter().find(|(_, given)| *given) {
+            return Err(Failure::Input(format!(
+                "{flag} works with --full only (a search with no limit on the game's length)"
+            )));
+        }
+    }
     let pos = crate::args::game_start(
         args.variant,
         args.board,
@@ -97,7 +117,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         return crate::prove::solve_moves(&pos, args.memory, args.proof.as_deref(), stop);
     }
     if args.full {
-        return crate::prove::solve_full(&pos, args.memory, args.proof.as_deref(), stop);
+        return crate::prove::solve_full(&pos, args.side, args.memory, args.proof.as_deref(), stop);
     }
     let max_plies = args.plies.unwrap_or(1);
     let started = Instant::now();

@@ -487,7 +487,45 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "{}",
         stderr(&out)
     );
+    // One side's search alone: on 4x4 White cannot win, and its proof is
+    // Black's hold.
+    let out = run(&[
+        "solve", "--board", "4x4", "--full", "--side", "white", "--proof", joined,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("white cannot force a win (black holds); the proof has "),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        !stderr(&out).contains("looking for a forced win for black"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["solve", "--verify", joined]);
+    assert!(
+        stdout(&out).starts_with(
+            "proof checked: white cannot force a win (black holds) from bbbb/bbbb/wwww/wwww w "
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--board", "4x4", "--full", "--side", "black"]);
+    assert!(
+        stdout(&out).starts_with("black (the side not to move) wins with perfect play"),
+        "{}",
+        stdout(&out)
+    );
     // Wrong use gets clear errors.
+    for wrong in [
+        &["solve", "--full", "--moves", "--side", "white"][..],
+        &["solve", "--full", "--side", "green"],
+        &["solve", "--side", "white", "4"],
+    ] {
+        let out = run(wrong);
+        assert_eq!(out.status.code(), Some(2), "{wrong:?}");
+    }
     let out = run(&["solve", "--moves", "--proof", "p"]);
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["solve", "--full", "4"]);
