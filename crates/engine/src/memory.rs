@@ -52,6 +52,17 @@ impl HugePageAllocator {
     /// translation cache covers with small pages.
     pub const LARGE: usize = 32 << 20;
 
+    /// A block from `allocate` with the layout [`Self::actual`] gives,
+    /// advised to use huge pages when that layout is the huge-page one.
+    fn advised(layout: Layout, allocate: impl FnOnce(Layout) -> *mut u8) -> *mut u8 {
+        let actual = Self::actual(layout);
+        let block = allocate(actual);
+        if actual != layout && !block.is_null() {
+            advise_huge_pages(block, actual.size());
+        }
+        block
+    }
+
     /// The layout an allocation is made with: huge-page aligned when large.
     fn actual(layout: Layout) -> Layout {
         if layout.size() >= Self::LARGE && layout.align() < HUGE_PAGE {
@@ -69,23 +80,13 @@ impl HugePageAllocator {
 // realloc across the threshold moves the block itself.
 unsafe impl GlobalAlloc for HugePageAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let actual = Self::actual(layout);
         // SAFETY: the caller's layout has a non-zero size; `actual` too.
-        let block = unsafe { System.alloc(actual) };
-        if actual != layout && !block.is_null() {
-            advise_huge_pages(block, actual.size());
-        }
-        block
+        Self::advised(layout, |actual| unsafe { System.alloc(actual) })
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let actual = Self::actual(layout);
         // SAFETY: as in `alloc`.
-        let block = unsafe { System.alloc_zeroed(actual) };
-        if actual != layout && !block.is_null() {
-            advise_huge_pages(block, actual.size());
-        }
-        block
+        Self::advised(layout, |actual| unsafe { System.alloc_zeroed(actual) })
     }
 
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
