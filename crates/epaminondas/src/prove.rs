@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::output::{Failure, Outcome, outln};
 use epaminondas_engine::dfpn::{
@@ -154,14 +154,34 @@ enum MoveValue {
     Undecided,
 }
 
+/// The limits of each search `solve --full --moves` makes.
+#[derive(Clone, Copy, Debug)]
+pub struct MovesLimits {
+    /// The table's memory, in MiB (`--memory`).
+    pub memory_mib: u64,
+    /// The longest one side's search after one move may take
+    /// (`--move-time`); a move whose search runs out is undecided.
+    pub move_time: Option<Duration>,
+}
+
+impl MovesLimits {
+    /// The limits of a search that starts now.
+    fn starting_now(&self) -> ProofLimits {
+        ProofLimits {
+            deadline: self.move_time.map(|time| Instant::now() + time),
+            ..limits_for(self.memory_mib)
+        }
+    }
+}
+
 /// Runs `epaminondas solve --full --moves`: decides the position after
 /// each legal move of `pos`, one search per side and move, each within
-/// `memory_mib`; once `stop` is set, the moves left are undecided. With
+/// `limits`; once `stop` is set, the moves left are undecided. With
 /// `proof_path`, writes the proof of the position's value built from the
 /// moves' proofs (see `root_proofs`).
 pub fn solve_moves(
     pos: &Position,
-    memory_mib: u64,
+    limits: MovesLimits,
     proof_path: Option<&Path>,
     stop: &AtomicBool,
 ) -> Outcome {
@@ -173,7 +193,6 @@ pub fn solve_moves(
             if pos.has_crossed() { "won" } else { "no move" }
         )));
     }
-    let limits = limits_for(memory_mib);
     let started = Instant::now();
     let afters: Vec<Position> = moves
         .iter()
@@ -290,7 +309,7 @@ struct MoveProofs {
 fn move_value(
     afters: &[Position],
     mover: Color,
-    limits: ProofLimits,
+    limits: MovesLimits,
     stop: &AtomicBool,
     keep_proofs: bool,
 ) -> (MoveValue, Vec<MoveProofs>) {
@@ -315,7 +334,7 @@ fn move_value(
             })
             .collect()
     };
-    let attack = ProofSearch::run(&afters[0], mover, limits, stop, |_| {});
+    let attack = ProofSearch::run(&afters[0], mover, limits.starting_now(), stop, |_| {});
     let verdict = attack.verdict();
     if verdict == Verdict::Stopped {
         return (MoveValue::Undecided, proofs);
@@ -329,7 +348,7 @@ fn move_value(
         return (MoveValue::Wins, proofs);
     }
     drop(attack);
-    let defence = ProofSearch::run(&afters[0], !mover, limits, stop, |_| {});
+    let defence = ProofSearch::run(&afters[0], !mover, limits.starting_now(), stop, |_| {});
     let value = match defence.verdict() {
         Verdict::Proven => MoveValue::Loses,
         Verdict::Stopped if cannot_win => return (MoveValue::NoWin, proofs),

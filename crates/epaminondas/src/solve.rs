@@ -12,7 +12,7 @@ use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
 /// Arguments of `epaminondas solve`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7\n  epaminondas solve --board 5x5 --full --proof 5x5.proof\n  epaminondas solve --verify 5x5.proof\n  epaminondas solve --board 5x4 --symmetry off --full --moves --time 600 --proof 5x4.proof"
+    after_help = "Examples:\n  epaminondas solve --position \"4b/w4/5/5/5 w\" 4\n  epaminondas solve --board 6x6 9 --time 60\n  epaminondas solve --variant crossings --board 5x5 7\n  epaminondas solve --board 5x5 --full --proof 5x5.proof\n  epaminondas solve --verify 5x5.proof\n  epaminondas solve --board 5x4 --symmetry off --full --moves --time 600 --proof 5x4.proof\n  epaminondas solve --board 5x6 --full --moves --move-time 300"
 )]
 pub struct SolveArgs {
     /// The position to solve, as position text (default: the board's start).
@@ -50,6 +50,12 @@ pub struct SolveArgs {
     /// or undecided when the time or memory ran out), as a tablebase does.
     #[arg(long, requires = "full")]
     moves: bool,
+    /// With --moves: give each move's searches at most this many seconds
+    /// (each side's search its own), so that a board too large to decide
+    /// still gets every move searched and the moves that are quick to
+    /// decide decided; a move cut off is reported undecided.
+    #[arg(long, requires = "moves", value_name = "SECONDS", value_parser = positive_seconds)]
+    move_time: Option<f64>,
     /// With --full: the most memory the search's table may take, in MiB
     /// (25 bytes a slot, a power of two of slots, seven eighths of them
     /// usable, half as many again while it doubles: 4096 MiB hold 58
@@ -114,7 +120,11 @@ pub fn run(args: &SolveArgs) -> Outcome {
         });
     }
     if args.full && args.moves {
-        return crate::prove::solve_moves(&pos, args.memory, args.proof.as_deref(), stop);
+        let limits = crate::prove::MovesLimits {
+            memory_mib: args.memory,
+            move_time: args.move_time.map(Duration::from_secs_f64),
+        };
+        return crate::prove::solve_moves(&pos, limits, args.proof.as_deref(), stop);
     }
     if args.full {
         return crate::prove::solve_full(&pos, args.side, args.memory, args.proof.as_deref(), stop);

@@ -480,6 +480,26 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "{}",
         stdout(&out)
     );
+    // A board too big to decide: with --move-time every move is still
+    // searched (each cut off, here), and the report says none is decided.
+    let out = run(&[
+        "solve",
+        "--board",
+        "6x6",
+        "--full",
+        "--moves",
+        "--move-time",
+        "0.05",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("undecided (stopped)"), "{text}");
+    assert!(
+        text.lines().last().is_some_and(
+            |last| last.starts_with("not decided: no move found that wins for white, 0 of ")
+        ),
+        "{text}"
+    );
     let out = run(&["solve", "--position", "w3/4/4/4 w", "--full", "--moves"]);
     assert!(!out.status.success());
     assert!(
@@ -528,6 +548,13 @@ fn solve_full_writes_a_proof_that_verify_checks() {
     }
     let out = run(&["solve", "--moves", "--proof", "p"]);
     assert_eq!(out.status.code(), Some(2));
+    let out = run(&["solve", "--board", "4x4", "--full", "--move-time", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("required arguments were not provided: --moves"),
+        "{}",
+        stderr(&out)
+    );
     let out = run(&["solve", "--full", "4"]);
     assert_eq!(out.status.code(), Some(2));
     let out = run(&[
