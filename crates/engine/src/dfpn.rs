@@ -132,17 +132,54 @@ struct HoldGraph {
 /// run again (see [`ProofSearch::run`]).
 const REPAIRS: u32 = 16;
 
-/// What the table keeps of an expanded node.
+/// What the table keeps of an expanded node, in eight bytes (a slot with
+/// its key takes 17): its numbers, and for a proven node, whose disproof
+/// number is infinite, when it was proven in the disproof number's place.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    numbers: Numbers,
-    /// For a proven node, when it was proven (1, 2, ...): a proven node's
-    /// proof only uses nodes proven before it, which keeps the written proof
-    /// free of loops.
-    proven_at: u32,
-    /// Whether the node is on the current search path (being expanded): a
-    /// move back to it repeats a position.
-    on_path: bool,
+    proof: u32,
+    /// The disproof number; when `proof` is 0, when the node was proven
+    /// (1, 2, ...): a proven node's proof only uses nodes proven before it,
+    /// which keeps the written proof free of loops.
+    disproof_or_proven_at: u32,
+}
+
+// A slot of the table (key and entry) is 16 bytes; the hash map adds one.
+const _: () = assert!(std::mem::size_of::<(u64, Entry)>() == 16);
+
+impl Entry {
+    /// A node with `numbers`, proven as the `proven_at`-th when its proof
+    /// number is 0 (`proven_at` is ignored otherwise).
+    fn new(numbers: Numbers, proven_at: u32) -> Entry {
+        Entry {
+            proof: numbers.proof,
+            disproof_or_proven_at: if numbers.proof == 0 {
+                proven_at
+            } else {
+                numbers.disproof
+            },
+        }
+    }
+
+    fn numbers(self) -> Numbers {
+        if self.proof == 0 {
+            Numbers::PROVEN
+        } else {
+            Numbers {
+                proof: self.proof,
+                disproof: self.disproof_or_proven_at,
+            }
+        }
+    }
+
+    /// When the node was proven (1, 2, ...); 0 when it is not proven.
+    fn proven_at(self) -> u32 {
+        if self.proof == 0 {
+            self.disproof_or_proven_at
+        } else {
+            0
+        }
+    }
 }
 
 /// Zobrist keys are random already: the table uses them as they are.
@@ -236,6 +273,9 @@ pub struct ProofSearch<'a> {
     root: Position,
     prover: Color,
     table: Table,
+    /// The keys of the nodes on the current search path (being expanded):
+    /// a move back to one repeats a position.
+    path: HashSet<u64, BuildHasherDefault<KeyHasher>>,
     proofs: u32,
     nodes: u64,
     limits: ProofLimits,
@@ -281,6 +321,7 @@ impl<'a> ProofSearch<'a> {
             root: pos.clone(),
             prover,
             table: Table::default(),
+            path: HashSet::default(),
             proofs: 0,
             nodes: 0,
             limits,
@@ -340,12 +381,15 @@ impl<'a> ProofSearch<'a> {
         let mut forgotten = 0;
         for (key, _) in graph.index.iter().filter(|(_, i)| graph.out[**i as usize]) {
             if let Some(entry) = self.table.get_mut(key)
-                && entry.numbers.disproof == 0
+                && entry.numbers().disproof == 0
             {
-                entry.numbers = Numbers {
-                    proof: 1,
-                    disproof: 1,
-                };
+                *entry = Entry::new(
+                    Numbers {
+                        proof: 1,
+                        disproof: 1,
+                    },
+                    0,
+                );
                 forgotten += 1;
             }
         }
@@ -454,7 +498,7 @@ impl<'a> ProofSearch<'a> {
         let limit = self
             .table
             .get(&table_key(pos))
-            .map_or(u32::MAX, |e| e.proven_at);
+            .map_or(u32::MAX, |e| e.proven_at());
         // The winning move proven earliest: its proof cannot lead back here.
         let mut best: Option<(u32, Move)> = None;
         let mut moves = pos.legal_moves();
@@ -465,8 +509,8 @@ impl<'a> ProofSearch<'a> {
             } else {
                 self.table
                     .get(&table_key(pos))
-                    .filter(|e| e.numbers.proof == 0 && e.proven_at < limit)
-                    .map(|e| e.proven_at)
+                    .filter(|e| e.proof == 0 && e.proven_at() < limit)
+                    .map(|e| e.proven_at())
             };
             pos.undo_unchecked(mv);
             if let Some(at) = proven_at
@@ -537,9 +581,9 @@ impl<'a> ProofSearch<'a> {
             // unproven child is.
             let takes_in = |e: &Entry| {
                 if prover_moves {
-                    e.numbers.proof != 0
+                    e.proof != 0
                 } else {
-                    e.numbers.disproof == 0
+                    e.numbers().disproof == 0
                 }
             };
             for &mv in &moves {
@@ -799,8 +843,8 @@ impl<'a> ProofSearch<'a> {
                 .zobrist_after(mv)
                 .min(pos.reflected_zobrist_after(mv, reflected));
             let numbers = match self.table.get(&key) {
-                Some(entry) if entry.on_path => Numbers::DISPROVEN,
-                Some(entry) => entry.numbers,
+                Some(_) if self.path.contains(&key) => Numbers::DISPROVEN,
+                Some(entry) => entry.numbers(),
                 None => {
                     pos.play_unchecked(mv);
                     let numbers = self.look_ahead(pos);
@@ -812,17 +856,14 @@ impl<'a> ProofSearch<'a> {
         }
         // On the path from here on; the numbers are read from the children
         // until the node is left.
-        self.table
-            .entry(key)
-            .or_insert(Entry {
-                numbers: Numbers {
-                    proof: 1,
-                    disproof: 1,
-                },
-                proven_at: 0,
-                on_path: false,
-            })
-            .on_path = true;
+        self.table.entry(key).or_insert(Entry::new(
+            Numbers {
+                proof: 1,
+                disproof: 1,
+            },
+            0,
+        ));
+        self.path.insert(key);
         let numbers = loop {
             // φ = min of the children's δ, δ = sum of their φ; and the child
             // with the smallest δ, and the second smallest δ.
@@ -862,9 +903,7 @@ impl<'a> ProofSearch<'a> {
             let result = self.expand(pos, child_key, child_phi_limit, child_delta_limit);
             pos.undo_unchecked(mv);
             let Some(numbers) = result else {
-                if let Some(entry) = self.table.get_mut(&key) {
-                    entry.on_path = false;
-                }
+                self.path.remove(&key);
                 return None;
             };
             children[best].numbers = numbers;
@@ -875,14 +914,8 @@ impl<'a> ProofSearch<'a> {
         } else {
             0
         };
-        self.table.insert(
-            key,
-            Entry {
-                numbers,
-                proven_at,
-                on_path: false,
-            },
-        );
+        self.path.remove(&key);
+        self.table.insert(key, Entry::new(numbers, proven_at));
         Some(numbers)
     }
 }
@@ -911,17 +944,31 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_gives_back_its_numbers_and_when_it_was_proven() {
+        let open = Numbers {
+            proof: 3,
+            disproof: INFINITY - 1,
+        };
+        for (numbers, proven_at, expected_at) in [
+            (Numbers::PROVEN, 7, 7),
+            (Numbers::PROVEN, u32::MAX, u32::MAX),
+            (Numbers::DISPROVEN, 7, 0),
+            (open, 9, 0),
+        ] {
+            let entry = Entry::new(numbers, proven_at);
+            assert_eq!(entry.numbers(), numbers);
+            assert_eq!(entry.proven_at(), expected_at);
+        }
+    }
+
+    #[test]
     fn a_table_grown_to_the_entries_within_some_memory_never_took_more() {
         for mib in [1u64, 7, 100] {
             let bytes = mib << 20;
             let entries = entries_within(bytes);
             // The table as it grows to hold them.
             let mut table = Table::default();
-            let entry = Entry {
-                numbers: Numbers::PROVEN,
-                proven_at: 0,
-                on_path: false,
-            };
+            let entry = Entry::new(Numbers::PROVEN, 1);
             for key in 0..entries as u64 {
                 table.insert(key, entry);
             }
