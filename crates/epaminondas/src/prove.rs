@@ -337,7 +337,20 @@ fn move_value(
     let attack = ProofSearch::run(&afters[0], mover, limits.starting_now(), stop, |_| {});
     let verdict = attack.verdict();
     if verdict == Verdict::Stopped {
-        return (MoveValue::Undecided, proofs);
+        // Out of its own time or memory, not stopped from outside: the
+        // other side's win may still be quick to prove (a move that loses).
+        drop(attack);
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return (MoveValue::Undecided, proofs);
+        }
+        let defence = ProofSearch::run(&afters[0], !mover, limits.starting_now(), stop, |_| {});
+        if defence.verdict() != Verdict::Proven {
+            return (MoveValue::Undecided, proofs);
+        }
+        for (found, strategy) in proofs.iter_mut().zip(read(&defence)) {
+            found.defence = strategy;
+        }
+        return (MoveValue::Loses, proofs);
     }
     let read_attack = read(&attack);
     let cannot_win = read_attack[0].is_some();

@@ -53,12 +53,14 @@ pub struct SolveArgs {
     /// With --moves: give each move's searches at most this many seconds
     /// (each side's search its own), so that a board too large to decide
     /// still gets every move searched and the moves that are quick to
-    /// decide decided; a move cut off is reported undecided.
+    /// decide decided (a move whose search for the mover's win runs out
+    /// still gets the search for the other side's, which finds a losing
+    /// move quickly); a move cut off is reported undecided.
     #[arg(long, requires = "moves", value_name = "SECONDS", value_parser = positive_seconds)]
     move_time: Option<f64>,
     /// With --full: the most memory the search's table may take, in MiB
-    /// (25 bytes a slot, a power of two of slots, seven eighths of them
-    /// usable, half as many again while it doubles: 4096 MiB hold 58
+    /// (17 bytes a slot, a power of two of slots, seven eighths of them
+    /// usable, half as many again while it doubles: 4096 MiB hold 117
     /// million positions, 12000 MiB 235 million); it stops and says how
     /// far it got when full. Proving that neither side can win takes up to
     /// about as much again.
