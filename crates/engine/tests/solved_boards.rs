@@ -22,10 +22,10 @@ fn proof(pos: &Position, prover: Color) -> Option<HashMap<String, Move>> {
     // The search recurses as deep as a line is long.
     with_large_stack(|| {
         let stop = AtomicBool::new(false);
-        // Up to 117 million positions (4 GiB): a position of 6x4 after
-        // two moves took 61.5 million.
+        // Up to 235 million positions (12 GiB): a position of 6x4 White
+        // faces after two moves took 129 million.
         let limits = ProofLimits {
-            max_entries: entries_within(4 << 30),
+            max_entries: entries_within(12 << 30),
             deadline: None,
         };
         let search = ProofSearch::run(pos, prover, limits, &stop, |_| {});
