@@ -148,6 +148,13 @@ struct Entry {
 const _: () = assert!(std::mem::size_of::<(u64, Entry)>() == 16);
 
 impl Entry {
+    /// A node just expanded, or one whose disproof was forgotten: nothing
+    /// known yet.
+    const UNSEARCHED: Entry = Entry {
+        proof: 1,
+        disproof_or_proven_at: 1,
+    };
+
     /// A node with `numbers`, proven as the `proven_at`-th when its proof
     /// number is 0 (`proven_at` is ignored otherwise).
     fn new(numbers: Numbers, proven_at: u32) -> Entry {
@@ -383,13 +390,7 @@ impl<'a> ProofSearch<'a> {
             if let Some(entry) = self.table.get_mut(key)
                 && entry.numbers().disproof == 0
             {
-                *entry = Entry::new(
-                    Numbers {
-                        proof: 1,
-                        disproof: 1,
-                    },
-                    0,
-                );
+                *entry = Entry::UNSEARCHED;
                 forgotten += 1;
             }
         }
@@ -856,13 +857,7 @@ impl<'a> ProofSearch<'a> {
         }
         // On the path from here on; the numbers are read from the children
         // until the node is left.
-        self.table.entry(key).or_insert(Entry::new(
-            Numbers {
-                proof: 1,
-                disproof: 1,
-            },
-            0,
-        ));
+        self.table.entry(key).or_insert(Entry::UNSEARCHED);
         self.path.insert(key);
         let numbers = loop {
             // φ = min of the children's δ, δ = sum of their φ; and the child

@@ -336,26 +336,20 @@ fn move_value(
     };
     let attack = ProofSearch::run(&afters[0], mover, limits.starting_now(), stop, |_| {});
     let verdict = attack.verdict();
-    if verdict == Verdict::Stopped {
-        // Out of its own time or memory, not stopped from outside: the
-        // other side's win may still be quick to prove (a move that loses).
-        drop(attack);
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return (MoveValue::Undecided, proofs);
-        }
-        let defence = ProofSearch::run(&afters[0], !mover, limits.starting_now(), stop, |_| {});
-        if defence.verdict() != Verdict::Proven {
-            return (MoveValue::Undecided, proofs);
-        }
-        for (found, strategy) in proofs.iter_mut().zip(read(&defence)) {
-            found.defence = strategy;
-        }
-        return (MoveValue::Loses, proofs);
+    // Stopped by its own time or memory, not from outside, the search for
+    // the mover's win leaves the other side's to run: a move that loses may
+    // still be quick to prove.
+    let attack_stopped = verdict == Verdict::Stopped;
+    if attack_stopped && stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return (MoveValue::Undecided, proofs);
     }
-    let read_attack = read(&attack);
-    let cannot_win = read_attack[0].is_some();
-    for (found, strategy) in proofs.iter_mut().zip(read_attack) {
-        found.attack = strategy;
+    let mut cannot_win = false;
+    if !attack_stopped {
+        let read_attack = read(&attack);
+        cannot_win = read_attack[0].is_some();
+        for (found, strategy) in proofs.iter_mut().zip(read_attack) {
+            found.attack = strategy;
+        }
     }
     if verdict == Verdict::Proven {
         return (MoveValue::Wins, proofs);
@@ -364,6 +358,7 @@ fn move_value(
     let defence = ProofSearch::run(&afters[0], !mover, limits.starting_now(), stop, |_| {});
     let value = match defence.verdict() {
         Verdict::Proven => MoveValue::Loses,
+        _ if attack_stopped => return (MoveValue::Undecided, proofs),
         Verdict::Stopped if cannot_win => return (MoveValue::NoWin, proofs),
         Verdict::Stopped => return (MoveValue::Undecided, proofs),
         Verdict::NoWinFound => MoveValue::Neither { proven: false },
