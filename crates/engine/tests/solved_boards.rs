@@ -22,7 +22,7 @@ fn proof(pos: &Position, prover: Color) -> Option<HashMap<String, Move>> {
     // The search recurses as deep as a line is long.
     with_large_stack(|| {
         let stop = AtomicBool::new(false);
-        // Up to 235 million positions (12 GiB): a position of 6x4 White
+        // Up to 606 million positions (12 GiB): a position of 6x4 White
         // faces after two moves took 129 million.
         let limits = ProofLimits {
             max_entries: entries_within(12 << 30),

@@ -59,11 +59,11 @@ pub struct SolveArgs {
     #[arg(long, requires = "moves", value_name = "SECONDS", value_parser = positive_seconds)]
     move_time: Option<f64>,
     /// With --full: the most memory the search's table may take, in MiB
-    /// (17 bytes a slot, a power of two of slots, seven eighths of them
-    /// usable, half as many again while it doubles: 4096 MiB hold 117
-    /// million positions, 12000 MiB 235 million); it stops and says how
-    /// far it got when full. Proving that neither side can win takes up to
-    /// about as much again.
+    /// (16 bytes a slot, four fifths of them usable, and a sixteenth more
+    /// while it grows: 4096 MiB hold 202 million positions, 12000 MiB 592
+    /// million; a search that outgrows a sixteenth of the table takes it
+    /// whole); it stops and says how far it got when full. Proving that
+    /// neither side can win takes up to about as much again.
     #[arg(long, requires = "full", default_value_t = 4096,
           value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     memory: u64,

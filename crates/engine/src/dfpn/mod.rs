@@ -48,6 +48,11 @@ use std::time::Instant;
 use epaminondas_rules::proof::Claim;
 use epaminondas_rules::{Color, Move, Position};
 
+mod table;
+
+use table::Table;
+pub use table::{SLOT_BYTES, entries_within};
+
 /// A proof or disproof number: the leaves still to settle. `INFINITY`
 /// stands for a settled node on the other side (a proven node has disproof
 /// number `INFINITY`).
@@ -133,7 +138,7 @@ struct HoldGraph {
 const REPAIRS: u32 = 16;
 
 /// What the table keeps of an expanded node, in eight bytes (a slot with
-/// its key takes 17): its numbers, and for a proven node, whose disproof
+/// its key takes 16): its numbers, and for a proven node, whose disproof
 /// number is infinite, when it was proven in the disproof number's place.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -143,9 +148,6 @@ struct Entry {
     /// which keeps the written proof free of loops.
     disproof_or_proven_at: u32,
 }
-
-// A slot of the table (key and entry) is 16 bytes; the hash map adds one.
-const _: () = assert!(std::mem::size_of::<(u64, Entry)>() == 16);
 
 impl Entry {
     /// A node just expanded, or one whose disproof was forgotten: nothing
@@ -207,8 +209,6 @@ impl Hasher for KeyHasher {
     }
 }
 
-type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
-
 /// How a proof search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -228,8 +228,9 @@ pub enum Verdict {
 #[derive(Clone, Copy, Debug)]
 pub struct ProofLimits {
     /// The most nodes the table may hold before the search stops (memory:
-    /// see [`entries_within`]). A hold is read from at most a quarter as
-    /// many positions, which take about four times as much each.
+    /// see [`entries_within`]). A hold is read from at most an eighth as
+    /// many positions, which take up to about ten times as much each (an
+    /// index, and each move both ways): up to about as much again.
     pub max_entries: usize,
     /// When to stop, if the search has a time limit.
     pub deadline: Option<Instant>,
@@ -242,27 +243,6 @@ impl Default for ProofLimits {
             deadline: None,
         }
     }
-}
-
-/// Bytes one slot of the search's table takes: a key, an entry and the hash
-/// map's control byte.
-pub const SLOT_BYTES: usize = std::mem::size_of::<(u64, Entry)>() + 1;
-
-/// The most nodes the search's table can hold without ever taking more
-/// than `bytes`: it has a power of two of slots ([`SLOT_BYTES`] each), at
-/// most seven eighths of them used, and it grows by doubling, holding the
-/// old and the new slots at once (half as much again as the new) while it
-/// moves its entries. One slot of the seven eighths stays free: the hash
-/// map makes room for one more entry before every insertion, even of a key
-/// it holds, and would double if it were full.
-pub fn entries_within(bytes: u64) -> usize {
-    let slots = usize::try_from(bytes / 3 * 2 / SLOT_BYTES as u64).unwrap_or(usize::MAX);
-    if slots < 16 {
-        return slots.saturating_sub(2).max(1);
-    }
-    // The largest power of two not above `slots`.
-    let slots = 1usize << (usize::BITS - 1 - slots.leading_zeros());
-    slots / 8 * 7 - 1
 }
 
 /// How far a proof search has got, reported every million nodes.
@@ -327,7 +307,7 @@ impl<'a> ProofSearch<'a> {
         let mut search = ProofSearch {
             root: pos.clone(),
             prover,
-            table: Table::default(),
+            table: Table::new(limits.max_entries),
             path: HashSet::default(),
             proofs: 0,
             nodes: 0,
@@ -387,7 +367,7 @@ impl<'a> ProofSearch<'a> {
         }
         let mut forgotten = 0;
         for (key, _) in graph.index.iter().filter(|(_, i)| graph.out[**i as usize]) {
-            if let Some(entry) = self.table.get_mut(key)
+            if let Some(entry) = self.table.get_mut(*key)
                 && entry.numbers().disproof == 0
             {
                 *entry = Entry::UNSEARCHED;
@@ -498,7 +478,7 @@ impl<'a> ProofSearch<'a> {
         }
         let limit = self
             .table
-            .get(&table_key(pos))
+            .get(table_key(pos))
             .map_or(u32::MAX, |e| e.proven_at());
         // The winning move proven earliest: its proof cannot lead back here.
         let mut best: Option<(u32, Move)> = None;
@@ -509,7 +489,7 @@ impl<'a> ProofSearch<'a> {
                 Some(0)
             } else {
                 self.table
-                    .get(&table_key(pos))
+                    .get(table_key(pos))
                     .filter(|e| e.proof == 0 && e.proven_at() < limit)
                     .map(|e| e.proven_at())
             };
@@ -558,9 +538,9 @@ impl<'a> ProofSearch<'a> {
     ///
     /// This builds the graph and the set; `None` when stopped, or when the
     /// graph would take more memory than the table may (a position of the
-    /// graph takes about four times a table entry's).
+    /// graph takes up to about ten times a table entry's 20 bytes).
     fn hold_graph(&self) -> Option<HoldGraph> {
-        let most = (self.limits.max_entries / 4).min(LOST as usize);
+        let most = (self.limits.max_entries / 8).min(LOST as usize);
         // The explored graph, breadth first: each position's moves' targets
         // are `targets[first[i]..first[i + 1]]`.
         let mut index = HashMap::<u64, u32, BuildHasherDefault<KeyHasher>>::default();
@@ -580,7 +560,7 @@ impl<'a> ProofSearch<'a> {
             // The other side needs one move that holds: only the children
             // the search disproved are taken in there; the prover's every
             // unproven child is.
-            let takes_in = |e: &Entry| {
+            let takes_in = |e: Entry| {
                 if prover_moves {
                     e.proof != 0
                 } else {
@@ -591,7 +571,7 @@ impl<'a> ProofSearch<'a> {
                 pos.play_unchecked(mv);
                 let target = match self.edge(&index, &pos) {
                     Ok(known) => known,
-                    Err(key) if self.table.get(&key).is_some_and(takes_in) => {
+                    Err(key) if self.table.get(key).is_some_and(takes_in) => {
                         let next = u32::try_from(index.len())
                             .ok()
                             .filter(|&n| (n as usize) < most)?;
@@ -835,29 +815,40 @@ impl<'a> ProofSearch<'a> {
         let prover_to_move = pos.turn() == self.prover;
         // Captures and crossings first: among equals, they are tried first.
         let moves = crate::solver::forcing_first(pos);
-        let mut children = Vec::with_capacity(moves.len());
         // The children's keys from this position's hashes, without playing
-        // the moves; only a child new to the table is played, to look at.
+        // the moves, their slots prefetched together so that the table's
+        // memory is waited for once, not once per child; then their numbers,
+        // playing only a child new to the table, to look at.
         let reflected = pos.reflected_zobrist_hash();
-        for &mv in &moves {
-            let key = pos
-                .zobrist_after(mv)
-                .min(pos.reflected_zobrist_after(mv, reflected));
-            let numbers = match self.table.get(&key) {
-                Some(_) if self.path.contains(&key) => Numbers::DISPROVEN,
+        let mut children: Vec<Child> = moves
+            .iter()
+            .map(|&mv| {
+                let key = pos
+                    .zobrist_after(mv)
+                    .min(pos.reflected_zobrist_after(mv, reflected));
+                self.table.prefetch(key);
+                Child {
+                    mv,
+                    key,
+                    numbers: Numbers::DISPROVEN,
+                }
+            })
+            .collect();
+        for child in &mut children {
+            child.numbers = match self.table.get(child.key) {
+                Some(_) if self.path.contains(&child.key) => Numbers::DISPROVEN,
                 Some(entry) => entry.numbers(),
                 None => {
-                    pos.play_unchecked(mv);
+                    pos.play_unchecked(child.mv);
                     let numbers = self.look_ahead(pos);
-                    pos.undo_unchecked(mv);
+                    pos.undo_unchecked(child.mv);
                     numbers
                 }
             };
-            children.push(Child { mv, key, numbers });
         }
         // On the path from here on; the numbers are read from the children
         // until the node is left.
-        self.table.entry(key).or_insert(Entry::UNSEARCHED);
+        self.table.insert_if_absent(key, Entry::UNSEARCHED);
         self.path.insert(key);
         let numbers = loop {
             // φ = min of the children's δ, δ = sum of their φ; and the child
@@ -957,29 +948,6 @@ mod tests {
     }
 
     #[test]
-    fn a_table_grown_to_the_entries_within_some_memory_never_took_more() {
-        for mib in [1u64, 7, 100] {
-            let bytes = mib << 20;
-            let entries = entries_within(bytes);
-            // The table as it grows to hold them.
-            let mut table = Table::default();
-            let entry = Entry::new(Numbers::PROVEN, 1);
-            for key in 0..entries as u64 {
-                table.insert(key, entry);
-            }
-            let capacity = table.capacity();
-            assert!(capacity >= entries, "{mib} MiB: {capacity} < {entries}");
-            // A power of two of slots, seven eighths of them usable, and
-            // half as many again while they were filled.
-            let slots = (capacity / 7 * 8).next_power_of_two();
-            let peak = (slots + slots / 2) * SLOT_BYTES;
-            assert!(peak as u64 <= bytes, "{mib} MiB: {slots} slots");
-            // And not much less than the memory's worth.
-            assert!(2 * peak as u64 > bytes, "{mib} MiB: {slots} slots");
-        }
-    }
-
-    #[test]
     fn a_search_stopped_by_its_memory_never_grew_its_table_past_it() {
         let stop = AtomicBool::new(false);
         for mib in [1u64, 3] {
@@ -990,13 +958,9 @@ mod tests {
             let found = ProofSearch::run(&start(5, 5), Color::White, limits, &stop, |_| {});
             assert_eq!(found.verdict(), Verdict::Stopped, "{mib} MiB");
             assert!(found.entries() <= limits.max_entries, "{mib} MiB");
-            // Not grown to the next power of two of slots: the slots, and
-            // half as many again while they were filled, fit.
-            let slots = (found.table.capacity() / 7 * 8).next_power_of_two();
-            assert!(
-                ((slots + slots / 2) * SLOT_BYTES) as u64 <= mib << 20,
-                "{mib} MiB: {slots} slots"
-            );
+            // Its slots, the old and the new while it grew, fit.
+            let peak = found.table.peak_bytes() as u64;
+            assert!(peak <= mib << 20, "{mib} MiB: peak {peak}");
         }
     }
 
