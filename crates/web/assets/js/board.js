@@ -34,6 +34,17 @@ export function squareName(file, rank) {
   return String.fromCharCode(97 + file) + (rank + 1);
 }
 
+/**
+ * Whether two board states show the same position with the same legal moves.
+ * @param {BoardState} a
+ * @param {BoardState} b
+ */
+function samePosition(a, b) {
+  const moves = (/** @type {BoardState} */ s) => (s.legal || []).map((m) => m.text).join(" ");
+  return a.files === b.files && a.ranks === b.ranks && a.turn === b.turn &&
+    a.rows.join("/") === b.rows.join("/") && moves(a) === moves(b);
+}
+
 export class Board {
   /**
    * @param {{onMove?: (text: string) => void | Promise<void>, onIllegal?: (why: string) => void,
@@ -80,12 +91,20 @@ export class Board {
    * @param {{interactive?: boolean}} [options]
    */
   set(state, options = {}) {
+    const interactive = !!options.interactive && (state.legal || []).length > 0;
+    // The same position again (a chat message, a spectator, the stream's
+    // first message after the page's own request): what the player has
+    // selected, the move picker and the loupe stay open.
+    const same = !!this.state && interactive === this.interactive && samePosition(this.state, state);
     this.state = state;
-    this.interactive = !!options.interactive && (state.legal || []).length > 0;
-    this.selected = null;
-    this.closePicker();
-    this.closeLoupe();
+    this.interactive = interactive;
+    if (!same) {
+      this.selected = null;
+      this.closePicker();
+      this.closeLoupe();
+    }
     this.render();
+    if (same && this.loupeAt) this.renderLoupe();
   }
 
   /**
