@@ -140,16 +140,7 @@ impl TranspositionTable {
     /// soon after does not wait for memory (a no-op off x86-64).
     #[inline(always)]
     pub(crate) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const Slot = self.slot(key);
-            // SAFETY: a prefetch is only a hint; it reads nothing and cannot
-            // fault, and `slot` points into the table anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(self.slot(key));
     }
 
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {

@@ -139,16 +139,9 @@ impl Table {
     /// overlapping, before they are read one by one.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
         if !self.slots.is_empty() {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const Slot = &self.slots[home(key, self.slots.len())];
-            // SAFETY: a prefetch is only a hint; it reads nothing and cannot
-            // fault, and `slot` points into the table anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+            crate::memory::prefetch(&self.slots[home(key, self.slots.len())]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// The entry of `key`, if the table has one.
@@ -194,7 +187,7 @@ impl Table {
             Err(mut at) => {
                 if self.len + 1 > usable(self.slots.len()) {
                     self.grow();
-                    at = self.find(key).err().unwrap_or(at);
+                    at = self.vacant_for(key);
                 }
                 self.slots[at] = Slot { key, entry };
                 self.len += 1;
@@ -216,16 +209,22 @@ impl Table {
         let old = std::mem::replace(&mut self.slots, vec![Slot::VACANT; next]);
         self.peak_slots = self.peak_slots.max(old.capacity() + self.slots.capacity());
         for slot in old.into_iter().filter(|s| !s.is_vacant()) {
-            let count = self.slots.len();
-            let mut at = home(slot.key, count);
-            while !self.slots[at].is_vacant() {
-                at += 1;
-                if at == count {
-                    at = 0;
-                }
-            }
+            let at = self.vacant_for(slot.key);
             self.slots[at] = slot;
         }
+    }
+
+    /// The vacant slot where `key`, which the table lacks, goes.
+    fn vacant_for(&self, key: u64) -> usize {
+        let count = self.slots.len();
+        let mut at = home(key, count);
+        while !self.slots[at].is_vacant() {
+            at += 1;
+            if at == count {
+                at = 0;
+            }
+        }
+        at
     }
 }
 
