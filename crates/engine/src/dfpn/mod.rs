@@ -29,16 +29,20 @@
 //! (or to its reflection) therefore counts as a failure for the prover.
 //! Proofs never rest on such a failure (a proof needs one proven child at
 //! the prover's turns, every child proven at the other side's), so a proof
-//! is independent of the path that found it. A disproof can be path-dependent (the graph-history
-//! interaction), so a search that fails to prove reports only that it found
-//! no win; a proof that the prover cannot win is then sought over the
-//! positions searched, as the largest set of them from which the other
-//! side can always stay inside (a safety game), and exists only when that
-//! set holds the start. When it does not, the disproofs outside the set are
-//! forgotten and the search runs again, now knowing the proofs found since
-//! (up to 16 times). Every proof, of a win or of a hold, can be written
-//! out ([`ProofSearch::for_each_step`]) and checked by the rules library
-//! alone ([`epaminondas_rules::proof`]).
+//! is independent of the path that found it. A disproof can depend on the
+//! path (the graph-history interaction): one that rests on a return to a
+//! position above the node is kept for that path only (a *looping* entry,
+//! tagged with the path), and becomes a disproof for every path once the
+//! search is back at the position it rests on. A search that fails to
+//! prove reports that it found no win; a proof that the prover cannot win
+//! is then read from the positions searched, as the largest set of them
+//! from which the other side can always stay inside (a safety game), and
+//! exists only when that set holds the start. When it does not (two paths
+//! with one tag, or a graph too large to read), the disproofs outside the
+//! set are forgotten and the search runs again, now knowing the proofs
+//! found since (up to 16 times). Every proof, of a win or of a hold, can
+//! be written out ([`ProofSearch::for_each_step`]) and checked by the rules
+//! library alone ([`epaminondas_rules::proof`]).
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -157,11 +161,58 @@ impl Entry {
         disproof_or_proven_at: 1,
     };
 
+    /// A node disproved only because play returned to a position above it
+    /// on the path that searched it (see [`Searched::rests_on`]): sound
+    /// only on that path. `tag` ([`loop_tag`]) names the path and where on
+    /// it the disproof rests; reached again by the same path, the node is
+    /// disproved at once, by another, it is searched again; a hold's graph
+    /// may take it in (and checks it). A settled node's proof number is
+    /// infinite only when its disproof number is 0, so a nonzero tag in
+    /// the disproof number's place marks it.
+    fn looping(tag: u32) -> Entry {
+        Entry {
+            proof: INFINITY,
+            disproof_or_proven_at: tag,
+        }
+    }
+
+    /// Whether this is a [`looping`](Entry::looping) node.
+    fn is_loop(self) -> bool {
+        self.proof == INFINITY && self.disproof_or_proven_at != 0
+    }
+
+    /// The tag of a [`looping`](Entry::looping) node.
+    fn loop_tag(self) -> u32 {
+        self.disproof_or_proven_at
+    }
+
+    /// Whether the node is [`looping`](Entry::looping), or was and is
+    /// unsettled since ([`Entry::once_looping`]).
+    fn looped(self) -> bool {
+        self.is_loop() || (self.proof != INFINITY && self.proof & ONCE_LOOPING != 0)
+    }
+
+    /// This unsettled node, marked as once looping: searched again from
+    /// another path and left unsettled, it keeps its numbers and the mark,
+    /// since a node that rests on it may have been settled meanwhile (a
+    /// hold's graph takes it in).
+    fn once_looping(self) -> Entry {
+        Entry {
+            proof: self.proof | ONCE_LOOPING,
+            ..self
+        }
+    }
+
     /// A node with `numbers`, proven as the `proven_at`-th when its proof
-    /// number is 0 (`proven_at` is ignored otherwise).
+    /// number is 0 (`proven_at` is ignored otherwise). An unsettled proof
+    /// number is kept below [`ONCE_LOOPING`].
     fn new(numbers: Numbers, proven_at: u32) -> Entry {
         Entry {
-            proof: numbers.proof,
+            proof: if numbers.proof == INFINITY {
+                INFINITY
+            } else {
+                numbers.proof.min(ONCE_LOOPING - 1)
+            },
             disproof_or_proven_at: if numbers.proof == 0 {
                 proven_at
             } else {
@@ -173,9 +224,15 @@ impl Entry {
     fn numbers(self) -> Numbers {
         if self.proof == 0 {
             Numbers::PROVEN
+        } else if self.is_loop() {
+            Entry::UNSEARCHED.numbers()
         } else {
             Numbers {
-                proof: self.proof,
+                proof: if self.proof == INFINITY {
+                    INFINITY
+                } else {
+                    self.proof & !ONCE_LOOPING
+                },
                 disproof: self.disproof_or_proven_at,
             }
         }
@@ -260,9 +317,12 @@ pub struct ProofSearch<'a> {
     root: Position,
     prover: Color,
     table: Table,
-    /// The keys of the nodes on the current search path (being expanded):
-    /// a move back to one repeats a position.
-    path: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// The keys of the nodes on the current search path (being expanded),
+    /// with their depths (the root's is 0): a move back to one repeats a
+    /// position.
+    path: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    /// The [`path_hash`] of the path to each of them, by depth.
+    path_hashes: Vec<u64>,
     proofs: u32,
     nodes: u64,
     limits: ProofLimits,
@@ -284,6 +344,54 @@ struct Child {
     /// counting as a failure) or from one-ply look-ahead when the node is
     /// expanded, then the numbers each search of the child returns.
     numbers: Numbers,
+    /// Where its disproof, if it has one, rests on a repetition of the
+    /// path (see [`Searched::rests_on`]).
+    rests_on: u32,
+}
+
+/// A disproof that rests on no repetition of the path above the node.
+const NO_LOOP: u32 = u32::MAX;
+
+/// The bit of an unsettled entry's proof number that marks it as once
+/// looping ([`Entry::once_looping`]).
+const ONCE_LOOPING: u32 = 1 << 31;
+
+/// Bits of a [`looping`](Entry::looping) entry's tag that keep the depth
+/// its disproof rests on (deeper ones are kept as this cap, shallower, so
+/// that the node's parents stay looping at least as long as they must).
+const LOOP_DEPTH_BITS: u32 = 10;
+
+/// A [`looping`](Entry::looping) entry's tag, never 0: 22 bits of the hash
+/// of the path that led to the node (`path`, its parent's
+/// [`path_hash`]), and the depth its disproof rests on. Two paths rarely
+/// share them; when they do, a node may be taken for disproved where it
+/// is not, which the hold's check finds (and a repair undoes).
+fn loop_tag(path: u64, rests_on: u32) -> u32 {
+    let cap = (1 << LOOP_DEPTH_BITS) - 1;
+    (((path >> 42) as u32) | 1) << LOOP_DEPTH_BITS | rests_on.min(cap)
+}
+
+/// The hash of a path: the hash of the path to the parent (`above`), with
+/// the node's table key.
+fn path_hash(above: u64, key: u64) -> u64 {
+    (above ^ key)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .rotate_left(29)
+}
+
+/// What one search of a node found.
+#[derive(Clone, Copy, Debug)]
+struct Searched {
+    numbers: Numbers,
+    /// For a disproof: the depth of the shallowest position on the path
+    /// above the node that the disproof rests on a return to, or
+    /// [`NO_LOOP`]. Play that returns to a position on the path counts as
+    /// a failure for the prover, which is sound for the position returned
+    /// to (play may go round for ever) but not for the nodes between when
+    /// they are reached another way; so such a disproof is stored as a
+    /// [`looping`](Entry::looping) entry, not as settled, until the search
+    /// is back at the position it rests on.
+    rests_on: u32,
 }
 
 /// The key of a position in the table: a position and its left-right
@@ -308,7 +416,8 @@ impl<'a> ProofSearch<'a> {
             root: pos.clone(),
             prover,
             table: Table::new(limits.max_entries),
-            path: HashSet::default(),
+            path: HashMap::default(),
+            path_hashes: Vec::new(),
             proofs: 0,
             nodes: 0,
             limits,
@@ -330,7 +439,8 @@ impl<'a> ProofSearch<'a> {
         }
         let hash = table_key(&root);
         for _ in 0..=REPAIRS {
-            search.verdict = match search.expand(&mut root, hash, INFINITY, INFINITY) {
+            let searched = search.expand(&mut root, hash, INFINITY, INFINITY);
+            search.verdict = match searched.map(|s| s.numbers) {
                 Some(n) if n.proof == 0 => Verdict::Proven,
                 Some(n) if n.disproof == 0 => Verdict::NoWinFound,
                 _ => Verdict::Stopped,
@@ -564,7 +674,7 @@ impl<'a> ProofSearch<'a> {
                 if prover_moves {
                     e.proof != 0
                 } else {
-                    e.numbers().disproof == 0
+                    e.numbers().disproof == 0 || e.looped()
                 }
             };
             for &mv in &moves {
@@ -808,7 +918,7 @@ impl<'a> ProofSearch<'a> {
         key: u64,
         phi_limit: u32,
         delta_limit: u32,
-    ) -> Option<Numbers> {
+    ) -> Option<Searched> {
         if self.should_stop() {
             return None;
         }
@@ -831,12 +941,31 @@ impl<'a> ProofSearch<'a> {
                     mv,
                     key,
                     numbers: Numbers::DISPROVEN,
+                    rests_on: NO_LOOP,
                 }
             })
             .collect();
+        // The path from the root to here, and this node's depth on it.
+        let depth_here = self.path_hashes.len() as u32;
+        let path_here = path_hash(self.path_hashes.last().copied().unwrap_or(0), key);
         for child in &mut children {
+            // A return to a position on the path: a failure for the prover,
+            // resting on that position.
+            if let Some(&depth) = self.path.get(&child.key) {
+                child.rests_on = depth;
+                continue;
+            }
             child.numbers = match self.table.get(child.key) {
-                Some(_) if self.path.contains(&child.key) => Numbers::DISPROVEN,
+                Some(entry) if entry.is_loop() => {
+                    let tag = entry.loop_tag();
+                    let rests_on = tag & ((1 << LOOP_DEPTH_BITS) - 1);
+                    if rests_on < depth_here && loop_tag(path_here, rests_on) == tag {
+                        child.rests_on = rests_on;
+                        Numbers::DISPROVEN
+                    } else {
+                        entry.numbers()
+                    }
+                }
                 Some(entry) => entry.numbers(),
                 None => {
                     pos.play_unchecked(child.mv);
@@ -849,7 +978,8 @@ impl<'a> ProofSearch<'a> {
         // On the path from here on; the numbers are read from the children
         // until the node is left.
         self.table.insert_if_absent(key, Entry::UNSEARCHED);
-        self.path.insert(key);
+        self.path.insert(key, depth_here);
+        self.path_hashes.push(path_here);
         let numbers = loop {
             // φ = min of the children's δ, δ = sum of their φ; and the child
             // with the smallest δ, and the second smallest δ.
@@ -888,11 +1018,12 @@ impl<'a> ProofSearch<'a> {
             pos.play_unchecked(mv);
             let result = self.expand(pos, child_key, child_phi_limit, child_delta_limit);
             pos.undo_unchecked(mv);
-            let Some(numbers) = result else {
-                self.path.remove(&key);
+            let Some(searched) = result else {
+                self.leave_path(key);
                 return None;
             };
-            children[best].numbers = numbers;
+            children[best].numbers = searched.numbers;
+            children[best].rests_on = searched.rests_on;
         };
         let proven_at = if numbers.proof == 0 {
             self.proofs += 1;
@@ -900,9 +1031,41 @@ impl<'a> ProofSearch<'a> {
         } else {
             0
         };
+        self.leave_path(key);
+        // A disproof rests on what every child's does at the prover's
+        // turns, on the least resting disproved child's at the other
+        // side's; a return to this node itself is sound here.
+        let disproved = children
+            .iter()
+            .filter(|c| c.numbers.disproof == 0)
+            .map(|c| c.rests_on);
+        let rests_on = match numbers.disproof {
+            0 if prover_to_move => disproved.min(),
+            0 => disproved.max(),
+            _ => None,
+        }
+        .filter(|&depth| depth < depth_here)
+        .unwrap_or(NO_LOOP);
+        // A node once disproved over a loop and now left unsettled keeps
+        // the mark with its numbers (see `Entry::once_looping`).
+        let unsettled = numbers.proof != 0 && numbers.disproof != 0;
+        if rests_on != NO_LOOP {
+            let above = self.path_hashes.last().copied().unwrap_or(0);
+            self.table
+                .insert(key, Entry::looping(loop_tag(above, rests_on)));
+        } else {
+            let entry = Entry::new(numbers, proven_at);
+            let looped = unsettled && self.table.get(key).is_some_and(Entry::looped);
+            let entry = if looped { entry.once_looping() } else { entry };
+            self.table.insert(key, entry);
+        }
+        Some(Searched { numbers, rests_on })
+    }
+
+    /// Takes the deepest node, `key`, off the path.
+    fn leave_path(&mut self, key: u64) {
         self.path.remove(&key);
-        self.table.insert(key, Entry::new(numbers, proven_at));
-        Some(numbers)
+        self.path_hashes.pop();
     }
 }
 
@@ -945,6 +1108,44 @@ mod tests {
             assert_eq!(entry.numbers(), numbers);
             assert_eq!(entry.proven_at(), expected_at);
         }
+    }
+
+    #[test]
+    fn looping_entries_are_told_apart_from_settled_and_unsettled_ones() {
+        let depths = (1 << LOOP_DEPTH_BITS) - 1;
+        let tag = loop_tag(0x1234_5678_9abc_def0, 3);
+        assert_eq!(tag & depths, 3);
+        assert_ne!(tag, loop_tag(0x1234_5678_9abc_def0, 4));
+        assert_ne!(tag, loop_tag(0x2234_5678_9abc_def0, 3));
+        // A depth too deep to keep is kept as a shallower one.
+        assert_eq!(loop_tag(7, 5000) & depths, depths);
+        assert_ne!(loop_tag(0, 0), 0);
+        let looping = Entry::looping(tag);
+        assert!(looping.is_loop() && looping.looped());
+        assert_eq!(looping.loop_tag(), tag);
+        assert_eq!(looping.numbers(), Entry::UNSEARCHED.numbers());
+        for settled in [Numbers::PROVEN, Numbers::DISPROVEN] {
+            let entry = Entry::new(settled, 1);
+            assert!(!entry.is_loop() && !entry.looped());
+            assert_eq!(entry.numbers(), settled);
+        }
+        let open = Numbers {
+            proof: 7,
+            disproof: 9,
+        };
+        let once = Entry::new(open, 0).once_looping();
+        assert!(once.looped() && !once.is_loop());
+        assert_eq!(once.numbers(), open);
+        // An unsettled proof number as large as they come stays unmarked.
+        let huge = Entry::new(
+            Numbers {
+                proof: INFINITY - 1,
+                disproof: 2,
+            },
+            0,
+        );
+        assert!(!huge.looped());
+        assert_eq!(huge.numbers().proof, ONCE_LOOPING - 1);
     }
 
     #[test]
@@ -1073,12 +1274,13 @@ mod tests {
     }
 
     #[test]
-    fn a_disproof_resting_on_another_paths_repetition_is_searched_again() {
+    fn a_disproof_resting_on_a_return_to_the_path_holds_for_that_path_only() {
         // Found by scanning positions of random 4x4 games without the
-        // symmetry rule (the smallest of 3,000 that needs it): White's first
-        // search ends in a disproof over which Black's hold does not close;
+        // symmetry rule (the smallest of 3,000 that needed it): when every
+        // disproof was kept for every path, White's search ended in a
+        // disproof over which Black's hold did not close, and closed only
         // after forgetting the disproofs outside the hold and searching
-        // again, it closes.
+        // again. Disproofs kept for their path make it close at once.
         let stop = AtomicBool::new(false);
         let pos = "bbbb/bbb1/www1/wwww b"
             .parse::<Position>()
@@ -1086,7 +1288,7 @@ mod tests {
             .with_symmetry(Symmetry::Off);
         let found = search(&pos, Color::White, &stop);
         assert_eq!(found.verdict(), Verdict::NoWinFound);
-        assert!(found.repairs() >= 1);
+        assert_eq!(found.repairs(), 0);
         let proof = checked(&found, &pos);
         assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
     }
@@ -1107,7 +1309,7 @@ mod tests {
     #[test]
     fn a_proof_is_walked_from_the_reflected_start_too() {
         let stop = AtomicBool::new(false);
-        // A win for the side not to move, and a hold that needed a repair.
+        // A win for the side not to move, and a hold over looping entries.
         for (text, symmetry, prover, claim) in [
             (
                 "4/b3/w3/w3 b",
