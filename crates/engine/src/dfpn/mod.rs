@@ -361,14 +361,16 @@ const ONCE_LOOPING: u32 = 1 << 31;
 /// that the node's parents stay looping at least as long as they must).
 const LOOP_DEPTH_BITS: u32 = 10;
 
+/// The depth bits of a [`looping`](Entry::looping) entry's tag.
+const LOOP_DEPTHS: u32 = (1 << LOOP_DEPTH_BITS) - 1;
+
 /// A [`looping`](Entry::looping) entry's tag, never 0: 22 bits of the hash
 /// of the path that led to the node (`path`, its parent's
 /// [`path_hash`]), and the depth its disproof rests on. Two paths rarely
 /// share them; when they do, a node may be taken for disproved where it
 /// is not, which the hold's check finds (and a repair undoes).
 fn loop_tag(path: u64, rests_on: u32) -> u32 {
-    let cap = (1 << LOOP_DEPTH_BITS) - 1;
-    (((path >> 42) as u32) | 1) << LOOP_DEPTH_BITS | rests_on.min(cap)
+    (((path >> 42) as u32) | 1) << LOOP_DEPTH_BITS | rests_on.min(LOOP_DEPTHS)
 }
 
 /// The hash of a path: the hash of the path to the parent (`above`), with
@@ -958,7 +960,7 @@ impl<'a> ProofSearch<'a> {
             child.numbers = match self.table.get(child.key) {
                 Some(entry) if entry.is_loop() => {
                     let tag = entry.loop_tag();
-                    let rests_on = tag & ((1 << LOOP_DEPTH_BITS) - 1);
+                    let rests_on = tag & LOOP_DEPTHS;
                     if rests_on < depth_here && loop_tag(path_here, rests_on) == tag {
                         child.rests_on = rests_on;
                         Numbers::DISPROVEN
@@ -1112,7 +1114,7 @@ mod tests {
 
     #[test]
     fn looping_entries_are_told_apart_from_settled_and_unsettled_ones() {
-        let depths = (1 << LOOP_DEPTH_BITS) - 1;
+        let depths = LOOP_DEPTHS;
         let tag = loop_tag(0x1234_5678_9abc_def0, 3);
         assert_eq!(tag & depths, 3);
         assert_ne!(tag, loop_tag(0x1234_5678_9abc_def0, 4));
