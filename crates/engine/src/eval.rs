@@ -205,7 +205,7 @@ pub fn features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
 #[cfg(test)]
 const COSTLY: [usize; 3] = [9, 10, 11];
 
-/// The terms of [`features`] but the [`COSTLY`] ones, which are left at 0.
+/// The terms of [`features`] but the costly ones (mobility, capture and threat), which are left at 0.
 fn cheap_features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
     let wanted = |term: usize| skip_zero.is_none_or(|w| w.values[term] != 0);
     let us = pos.turn();
@@ -230,7 +230,7 @@ fn cheap_features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
     f
 }
 
-/// Fills in the [`COSTLY`] terms of `f`.
+/// Fills in the costly terms (mobility, capture and threat) of `f`.
 fn costly_features(pos: &Position, skip_zero: Option<&Weights>, f: &mut [i32; TERMS]) {
     let wanted = |term: usize| skip_zero.is_none_or(|w| w.values[term] != 0);
     let (us, them) = (pos.turn(), !pos.turn());

@@ -622,7 +622,7 @@ impl<W: Write + Send + 'static> Ugi<W> {
     }
 }
 
-/// The positions of [`bench`]: the standard start, a crowded opening, an 8x8
+/// The positions of [`bench()`]: the standard start, a crowded opening, an 8x8
 /// middle game and the 6x5 seeds/004 position.
 const BENCH_POSITIONS: [&str; 4] = [
     "bbbbbbbbbbbbbb/bbbbbbbbbbbbbb/14/14/14/14/14/14/14/14/wwwwwwwwwwwwww/wwwwwwwwwwwwww w",
@@ -630,7 +630,7 @@ const BENCH_POSITIONS: [&str; 4] = [
     "bb1bbbbb/b1bb1b1b/2b1w3/1bwwb3/3ww1b1/1w1w4/ww1wwww1/w1wwwwww b",
     "bbb3/2b3/4w1/1wb1w1/w3w1 w",
 ];
-/// The depth of [`bench`].
+/// The depth of [`bench()`].
 const BENCH_DEPTH: u32 = 8;
 
 /// Searches a fixed set of positions to a fixed depth with a fresh engine:

@@ -107,7 +107,7 @@ mod wide {
 }
 
 /// In a method of `Bits<N>`: returns `$wide` (an expression using the
-/// [`wide`] functions) when the set has four words and the build targets
+/// `wide` module's functions) when the set has four words and the build targets
 /// AVX2; the scalar code after it is the general case.
 macro_rules! wide_when_four {
     ($n:expr, $wide:expr) => {

@@ -836,7 +836,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
     }
 
     /// [`Core::survey`] of White and of Black, in that order: from the
-    /// line table where it can be used (see [`crate::lines`]).
+    /// line table where it can be used (see the `lines` module).
     pub(crate) fn survey_both(&self) -> [(u64, u8); 2] {
         #[cfg(target_feature = "bmi2")]
         if L == 4 && N >= 3 && usize::from(self.size.ranks()) <= crate::lines::MAX_LEN {
@@ -1067,7 +1067,7 @@ impl<const N: usize, const L: u32> Core<N, L> {
 
     /// [`Core::generate_horizontal`] on ranks of `files` squares: it needs
     /// nothing but the pieces, so it also counts the moves along a single
-    /// line (see [`line_survey`]).
+    /// line (see `line_survey`).
     #[inline(always)]
     fn rank_moves<S: Sink>(sink: &mut S, sides: &Sides<N>, files: u8) {
         let ranks_per_word = 64 >> L;
