@@ -205,7 +205,8 @@ pub fn features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
 #[cfg(test)]
 const COSTLY: [usize; 3] = [9, 10, 11];
 
-/// The terms of [`features`] but the costly ones (mobility, capture and threat), which are left at 0.
+/// The terms of [`features`] but the costly ones (mobility, capture and
+/// threat), which are left at 0.
 fn cheap_features(pos: &Position, skip_zero: Option<&Weights>) -> [i32; TERMS] {
     let wanted = |term: usize| skip_zero.is_none_or(|w| w.values[term] != 0);
     let us = pos.turn();

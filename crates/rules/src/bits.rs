@@ -107,8 +107,8 @@ mod wide {
 }
 
 /// In a method of `Bits<N>`: returns `$wide` (an expression using the
-/// `wide` module's functions) when the set has four words and the build targets
-/// AVX2; the scalar code after it is the general case.
+/// `wide` module's functions) when the set has four words and the build
+/// targets AVX2; the scalar code after it is the general case.
 macro_rules! wide_when_four {
     ($n:expr, $wide:expr) => {
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
