@@ -126,6 +126,7 @@ impl ProvenWins {
             let limits = ProofLimits {
                 max_entries,
                 deadline,
+                ..ProofLimits::default()
             };
             let search = ProofSearch::run(pos, prover, limits, stop, |_| {});
             if search.verdict() != Verdict::Proven {

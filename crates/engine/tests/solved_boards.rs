@@ -27,6 +27,7 @@ fn proof(pos: &Position, prover: Color) -> Option<HashMap<String, Move>> {
         let limits = ProofLimits {
             max_entries: entries_within(12 << 30),
             deadline: None,
+            ..ProofLimits::default()
         };
         let search = ProofSearch::run(pos, prover, limits, &stop, |_| {});
         if search.verdict() != Verdict::Proven {

@@ -50,8 +50,15 @@ pub fn solve_full(
                 0 => String::new(),
                 n => format!(", searched again {n} times after disproofs that did not hold"),
             };
+            let stalls = match search.stalls() {
+                0 => String::new(),
+                n => format!(
+                    ", the hold read from the table {n} time{} when the search went round",
+                    if n == 1 { "" } else { "s" }
+                ),
+            };
             eprintln!(
-                "  {}: {} nodes, {} positions, {seconds:.2} s{repairs}",
+                "  {}: {} nodes, {} positions, {seconds:.2} s{repairs}{stalls}",
                 match search.verdict() {
                     Verdict::Proven => "proven",
                     Verdict::NoWinFound => "no forced win found",
@@ -134,6 +141,7 @@ fn limits_for(memory_mib: u64) -> ProofLimits {
     ProofLimits {
         max_entries: entries_within(memory_mib.saturating_mul(1 << 20)),
         deadline: None,
+        ..ProofLimits::default()
     }
 }
 

@@ -291,13 +291,24 @@ pub struct ProofLimits {
     pub max_entries: usize,
     /// When to stop, if the search has a time limit.
     pub deadline: Option<Instant>,
+    /// Nodes between checks for a stall: when the table grew by fewer
+    /// than one position per 1024 nodes since the last check, the search
+    /// is going round over positions it has (see [`ProofSearch::run`]),
+    /// and the other side's hold is read from the table as it is.
+    pub stall_nodes: u64,
 }
+
+/// The nodes between stall checks by default: about 20 seconds of a
+/// large search. A search that makes progress adds a position every two
+/// or three nodes, one going round one per hundred thousand (6x4 off).
+pub const STALL_NODES: u64 = 1 << 24;
 
 impl Default for ProofLimits {
     fn default() -> Self {
         ProofLimits {
             max_entries: 50_000_000,
             deadline: None,
+            stall_nodes: STALL_NODES,
         }
     }
 }
@@ -333,6 +344,15 @@ pub struct ProofSearch<'a> {
     /// The graph of the hold, kept when [`ProofSearch::repair`] found that
     /// it closes, so that writing the hold does not build it again.
     hold: Option<HoldGraph>,
+    /// The stall check: nodes and table size at the last check, and the
+    /// nodes to the next one (growing after each stall whose hold did not
+    /// close, so that the graph is not built over and over).
+    stall_mark: (u64, usize),
+    stall_window: u64,
+    /// Whether the search stopped because it stalled.
+    stalled: bool,
+    /// How many stalls the search met.
+    stalls: u32,
 }
 
 /// One child of a node being searched.
@@ -428,6 +448,10 @@ impl<'a> ProofSearch<'a> {
             verdict: Verdict::Stopped,
             repairs: 0,
             hold: None,
+            stall_mark: (0, 0),
+            stall_window: limits.stall_nodes.max(1),
+            stalled: false,
+            stalls: 0,
         };
         let mut root = pos.clone();
         let first = search.settled(&root);
@@ -441,13 +465,36 @@ impl<'a> ProofSearch<'a> {
         }
         let hash = table_key(&root);
         for _ in 0..=REPAIRS {
-            let searched = search.expand(&mut root, hash, INFINITY, INFINITY);
+            let searched = loop {
+                let searched = search.expand(&mut root, hash, INFINITY, INFINITY);
+                if !search.stalled {
+                    break searched;
+                }
+                // Going round: the hold may close over what the table
+                // holds already (its graph takes looping nodes in). If it
+                // does not, the search goes on where it was.
+                search.stalled = false;
+                search.stalls += 1;
+                let graph = search.hold_graph();
+                if search.interrupted() {
+                    break None;
+                }
+                if let Some(graph) = graph.filter(|g| !g.out[0]) {
+                    search.hold = Some(graph);
+                    break Some(Searched {
+                        numbers: Numbers::DISPROVEN,
+                        rests_on: NO_LOOP,
+                    });
+                }
+                search.stall_window = search.stall_window.saturating_mul(4);
+                search.stall_mark = (search.nodes, search.table.len());
+            };
             search.verdict = match searched.map(|s| s.numbers) {
                 Some(n) if n.proof == 0 => Verdict::Proven,
                 Some(n) if n.disproof == 0 => Verdict::NoWinFound,
                 _ => Verdict::Stopped,
             };
-            if search.verdict != Verdict::NoWinFound {
+            if search.verdict != Verdict::NoWinFound || search.hold.is_some() {
                 break;
             }
             let forgotten = search.repair();
@@ -498,6 +545,12 @@ impl<'a> ProofSearch<'a> {
     /// search run again.
     pub fn repairs(&self) -> u32 {
         self.repairs
+    }
+
+    /// How many times the search stopped making progress (see
+    /// [`ProofLimits::stall_nodes`]) and the hold was read from the table.
+    pub fn stalls(&self) -> u32 {
+        self.stalls
     }
 
     /// Nodes searched.
@@ -902,6 +955,14 @@ impl<'a> ProofSearch<'a> {
             };
             (self.progress)(&report);
         }
+        if self.nodes - self.stall_mark.0 >= self.stall_window {
+            let grown = self.table.len() - self.stall_mark.1;
+            if (grown as u64) < self.stall_window.div_ceil(1024) {
+                self.stalled = true;
+                return true;
+            }
+            self.stall_mark = (self.nodes, self.table.len());
+        }
         self.table.len() >= self.limits.max_entries || (self.nodes % 256 == 0 && self.interrupted())
     }
 
@@ -1157,6 +1218,7 @@ mod tests {
             let limits = ProofLimits {
                 max_entries: entries_within(mib << 20),
                 deadline: None,
+                ..ProofLimits::default()
             };
             let found = ProofSearch::run(&start(5, 5), Color::White, limits, &stop, |_| {});
             assert_eq!(found.verdict(), Verdict::Stopped, "{mib} MiB");
@@ -1293,6 +1355,28 @@ mod tests {
         assert_eq!(found.repairs(), 0);
         let proof = checked(&found, &pos);
         assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
+    }
+
+    #[test]
+    fn a_search_that_stops_growing_its_table_reads_the_hold_from_it() {
+        // A stall check every 8 nodes finds windows in which the table did
+        // not grow, as a search going round does. On 4x5 off, Black's
+        // search (394,023 nodes without the check) is over at the second:
+        // White's hold read from the table then closes, and its proof is
+        // checked as any other.
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 5).with_symmetry(Symmetry::Off);
+        let limits = ProofLimits {
+            stall_nodes: 8,
+            ..ProofLimits::default()
+        };
+        let found = ProofSearch::run(&pos, Color::Black, limits, &stop, |_| {});
+        let plain = search(&pos, Color::Black, &stop);
+        assert_eq!(found.verdict(), Verdict::NoWinFound);
+        assert_eq!((found.stalls(), plain.stalls()), (2, 0));
+        assert!(found.nodes() < plain.nodes() * 2 / 3);
+        let proof = checked(&found, &pos);
+        assert_eq!(proof.header.claim, Claim::Holds(Color::White));
     }
 
     /// `text` with each rank read right to left (boards of up to 9 files).
