@@ -697,9 +697,11 @@ impl<'a> ProofSearch<'a> {
     /// into it; positions the search never expanded are out, settled ones
     /// are in or out by the rules. Where the other side moves, only the
     /// moves the search disproved are followed (one holding move is
-    /// enough), which keeps the graph a fraction of the table. If the start stays in, the other side's
-    /// moves inside the set are the hold (loops included: play that goes on
-    /// for ever is no win for the prover).
+    /// enough), or where it disproved none, the move nearest to a disproof
+    /// (a search that stalled is still at work there), which keeps the
+    /// graph a fraction of the table. If the start stays in, the other
+    /// side's moves inside the set are the hold (loops included: play that
+    /// goes on for ever is no win for the prover).
     ///
     /// This builds the graph and the set; `None` when stopped, or when the
     /// graph would take more memory than the table may (a position of the
@@ -732,11 +734,21 @@ impl<'a> ProofSearch<'a> {
                     e.numbers().disproof == 0 || e.looped()
                 }
             };
+            // Where the other side has no such child (the search is still
+            // at work below it, as when it stalled), the child nearest to
+            // a disproof (the smallest disproof number) is taken in.
+            let nearest = if prover_moves {
+                None
+            } else {
+                self.nearest_disproof(&mut pos, &moves, &index, takes_in)
+            };
             for &mv in &moves {
                 pos.play_unchecked(mv);
                 let target = match self.edge(&index, &pos) {
                     Ok(known) => known,
-                    Err(key) if self.table.get(key).is_some_and(takes_in) => {
+                    Err(key)
+                        if nearest == Some(mv) || self.table.get(key).is_some_and(takes_in) =>
+                    {
                         let next = u32::try_from(index.len())
                             .ok()
                             .filter(|&n| (n as usize) < most)?;
@@ -809,6 +821,43 @@ impl<'a> ProofSearch<'a> {
             }
         }
         Some(HoldGraph { index, out })
+    }
+
+    /// In a hold's graph, at a position `pos` where the other side moves:
+    /// when none of its `moves` leads to a position that the graph has or
+    /// `takes_in`, or to a crossing, the move to the unsettled position
+    /// the search has nearest to a disproof; `None` otherwise.
+    fn nearest_disproof(
+        &self,
+        pos: &mut Position,
+        moves: &[Move],
+        index: &HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+        takes_in: impl Fn(Entry) -> bool,
+    ) -> Option<Move> {
+        let mut nearest: Option<(u32, Move)> = None;
+        let mut held = false;
+        for &mv in moves {
+            pos.play_unchecked(mv);
+            match self.edge(index, pos) {
+                Ok(target) => held |= target != LOST,
+                Err(key) => match self.table.get(key) {
+                    Some(entry) if takes_in(entry) => held = true,
+                    Some(entry) if entry.proof != 0 => {
+                        let disproof = entry.numbers().disproof;
+                        if nearest.is_none_or(|(best, _)| disproof < best) {
+                            nearest = Some((disproof, mv));
+                        }
+                    }
+                    _ => {}
+                },
+            }
+            pos.undo_unchecked(mv);
+        }
+        if held {
+            None
+        } else {
+            nearest.map(|(_, mv)| mv)
+        }
     }
 
     /// Where the move just played (leading to `pos`) goes in a hold's
