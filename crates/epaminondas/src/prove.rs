@@ -38,6 +38,24 @@ pub fn solve_full(
         for &prover in &provers {
             eprintln!("looking for a forced win for {prover}");
             let search = ProofSearch::run(pos, prover, limits, stop, |progress| {
+                if let Some(hold) = progress.stall_hold {
+                    eprintln!(
+                        "  the search went round (the table stopped growing): {}",
+                        match hold {
+                            Some(read) if read.closes => format!(
+                                "the hold closes ({} of its {} positions in it)",
+                                read.positions - read.out,
+                                read.positions
+                            ),
+                            Some(read) => format!(
+                                "the hold does not close ({} of its {} positions are out); searching on",
+                                read.out, read.positions
+                            ),
+                            None => "the hold's graph is too large to read; searching on".into(),
+                        }
+                    );
+                    return;
+                }
                 eprintln!(
                     "  {} nodes, {} positions, {:.1} s",
                     progress.nodes,

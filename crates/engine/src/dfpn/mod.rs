@@ -313,13 +313,28 @@ impl Default for ProofLimits {
     }
 }
 
-/// How far a proof search has got, reported every million nodes.
+/// How far a proof search has got, reported every million nodes and after
+/// each stall.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProofProgress {
     /// Nodes searched (visits, counting returns to the same node).
     pub nodes: u64,
     /// Distinct positions in the table.
     pub entries: usize,
+    /// After a stall (see [`ProofLimits::stall_nodes`]): the hold's graph
+    /// read then; `None` inside when it was too large to read.
+    pub stall_hold: Option<Option<HoldRead>>,
+}
+
+/// A hold's graph read from the table during a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HoldRead {
+    /// Its positions.
+    pub positions: usize,
+    /// How many of them are out of the largest set that holds.
+    pub out: usize,
+    /// Whether the start is in that set: the hold closes.
+    pub closes: bool,
 }
 
 /// A df-pn search for one prover from one position; after it has run, its
@@ -479,6 +494,16 @@ impl<'a> ProofSearch<'a> {
                 if search.interrupted() {
                     break None;
                 }
+                let report = ProofProgress {
+                    nodes: search.nodes,
+                    entries: search.table.len(),
+                    stall_hold: Some(graph.as_ref().map(|g| HoldRead {
+                        positions: g.out.len(),
+                        out: g.out.iter().filter(|&&o| o).count(),
+                        closes: !g.out[0],
+                    })),
+                };
+                (search.progress)(&report);
                 if let Some(graph) = graph.filter(|g| !g.out[0]) {
                     search.hold = Some(graph);
                     break Some(Searched {
@@ -1001,6 +1026,7 @@ impl<'a> ProofSearch<'a> {
             let report = ProofProgress {
                 nodes: self.nodes,
                 entries: self.table.len(),
+                stall_hold: None,
             };
             (self.progress)(&report);
         }
@@ -1408,24 +1434,34 @@ mod tests {
 
     #[test]
     fn a_search_that_stops_growing_its_table_reads_the_hold_from_it() {
-        // A stall check every 8 nodes finds windows in which the table did
-        // not grow, as a search going round does. On 4x5 off, Black's
-        // search (394,023 nodes without the check) is over at the second:
-        // White's hold read from the table then closes, and its proof is
-        // checked as any other.
+        // A stall check every 16 nodes finds windows in which the table did
+        // not grow, as a search going round does. On 4x4 off, White's
+        // search (518,240 nodes without the check) meets two: at the first
+        // Black's hold read from the table does not close and the search
+        // goes on, at the second it closes, and the search ends there; its
+        // proof is checked as any other.
         let stop = AtomicBool::new(false);
-        let pos = start(4, 5).with_symmetry(Symmetry::Off);
+        let pos = start(4, 4).with_symmetry(Symmetry::Off);
         let limits = ProofLimits {
-            stall_nodes: 8,
+            stall_nodes: 16,
             ..ProofLimits::default()
         };
-        let found = ProofSearch::run(&pos, Color::Black, limits, &stop, |_| {});
-        let plain = search(&pos, Color::Black, &stop);
+        let reads = std::cell::RefCell::new(Vec::new());
+        let found = ProofSearch::run(&pos, Color::White, limits, &stop, |progress| {
+            reads.borrow_mut().extend(progress.stall_hold);
+        });
+        let plain = search(&pos, Color::White, &stop);
         assert_eq!(found.verdict(), Verdict::NoWinFound);
         assert_eq!((found.stalls(), plain.stalls()), (2, 0));
-        assert!(found.nodes() < plain.nodes() * 2 / 3);
+        assert!(found.nodes() < plain.nodes());
         let proof = checked(&found, &pos);
-        assert_eq!(proof.header.claim, Claim::Holds(Color::White));
+        assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
+        drop(found);
+        let reads = reads.into_inner();
+        assert_eq!(reads.len(), 2);
+        let (first, last) = (reads[0].unwrap(), reads[1].unwrap());
+        assert!(!first.closes && first.out > 0);
+        assert!(last.closes && last.positions > last.out);
     }
 
     /// `text` with each rank read right to left (boards of up to 9 files).
