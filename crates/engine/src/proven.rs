@@ -123,9 +123,12 @@ impl ProvenWins {
         let deadline = budget.map(|budget| started + budget * share / 100);
         let prover = pos.turn();
         let (moves, nodes) = with_large_stack(|| {
+            // The table's size is the proof's share of the move's nodes:
+            // a full table ends the search, never makes room.
             let limits = ProofLimits {
                 max_entries,
                 deadline,
+                collect: false,
                 ..ProofLimits::default()
             };
             let search = ProofSearch::run(pos, prover, limits, stop, |_| {});

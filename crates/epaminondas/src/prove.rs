@@ -38,6 +38,16 @@ pub fn solve_full(
         for &prover in &provers {
             eprintln!("looking for a forced win for {prover}");
             let search = ProofSearch::run(pos, prover, limits, stop, |progress| {
+                if let Some(room) = progress.collected {
+                    eprintln!(
+                        "  the table was full: forgot the {} unsettled positions whose numbers add up to {} or less, kept {} ({:.1} s)",
+                        room.forgotten,
+                        room.up_to,
+                        room.kept,
+                        started.elapsed().as_secs_f64()
+                    );
+                    return;
+                }
                 if let Some(hold) = progress.stall_hold {
                     eprintln!(
                         "  the search went round (the table stopped growing): {}",
@@ -68,6 +78,14 @@ pub fn solve_full(
                 0 => String::new(),
                 n => format!(", searched again {n} times after disproofs that did not hold"),
             };
+            let collections = match search.collections() {
+                0 => String::new(),
+                n => format!(
+                    ", the table full {n} time{} ({} positions forgotten to make room)",
+                    if n == 1 { "" } else { "s" },
+                    search.forgotten()
+                ),
+            };
             let stalls = match search.stalls() {
                 0 => String::new(),
                 n => format!(
@@ -76,7 +94,7 @@ pub fn solve_full(
                 ),
             };
             eprintln!(
-                "  {}: {} nodes, {} positions, {seconds:.2} s{repairs}{stalls}",
+                "  {}: {} nodes, {} positions, {seconds:.2} s{repairs}{stalls}{collections}",
                 match search.verdict() {
                     Verdict::Proven => "proven",
                     Verdict::NoWinFound => "no forced win found",

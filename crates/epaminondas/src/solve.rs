@@ -62,8 +62,11 @@ pub struct SolveArgs {
     /// (16 bytes a slot, four fifths of them usable, and a sixteenth more
     /// while it grows: 4096 MiB hold 202 million positions, 12000 MiB 592
     /// million; a search that outgrows a sixteenth of the table takes it
-    /// whole); it stops and says how far it got when full. Proving that
-    /// neither side can win takes up to about as much again.
+    /// whole). When full, it forgets the unsettled positions it searched
+    /// least (never a proof or disproof), a quarter of the table, and goes
+    /// on; it stops and says how far it got when fewer than a sixteenth
+    /// can be forgotten. Proving that neither side can win takes up to
+    /// about as much again, read from at most an eighth of the table.
     #[arg(long, requires = "full", default_value_t = 4096,
           value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     memory: u64,

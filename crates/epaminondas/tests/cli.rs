@@ -958,6 +958,30 @@ fn help_shows_examples_and_completions_are_generated() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A search larger than its table: 5x5 takes about 2.9 million positions,
+/// `--memory 16` holds 0.79 million; the table forgets the positions it
+/// searched least each time it is full, and the proof it writes checks.
+#[test]
+fn solve_full_goes_on_past_a_full_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("5x5.proof");
+    let path = file.to_str().unwrap();
+    let args = ["solve", "--board", "5x5", "--full", "--side", "white"];
+    let out = run(&[&args[..], &["--memory", "16", "--proof", path]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("  the table was full: forgot the "), "{err}");
+    assert!(err.contains(" the table full "), "{err}");
+    assert!(
+        stdout(&out).starts_with("white (the side to move) wins with perfect play"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--verify", path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("proof checked: white wins from "));
+}
+
 /// The solver reports each depth it finishes and, under --time, says how
 /// far it got and the defence it found.
 #[test]

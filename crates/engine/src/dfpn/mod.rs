@@ -203,9 +203,26 @@ impl Entry {
         }
     }
 
+    /// This unsettled node, marked as a loop target: a disproof below it
+    /// rested on a return to it ([`Searched::rests_on`]), and a
+    /// [`looping`](Entry::looping) node kept in the table may still rest
+    /// on it, so that a hold's graph through that node needs it: a full
+    /// table never forgets it ([`Collection`]).
+    fn loop_target(self) -> Entry {
+        Entry {
+            disproof_or_proven_at: self.disproof_or_proven_at | LOOP_TARGET,
+            ..self
+        }
+    }
+
+    /// Whether this is an unsettled node marked as a loop target.
+    fn is_loop_target(self) -> bool {
+        self.proof != 0 && self.proof != INFINITY && self.disproof_or_proven_at & LOOP_TARGET != 0
+    }
+
     /// A node with `numbers`, proven as the `proven_at`-th when its proof
-    /// number is 0 (`proven_at` is ignored otherwise). An unsettled proof
-    /// number is kept below [`ONCE_LOOPING`].
+    /// number is 0 (`proven_at` is ignored otherwise). An unsettled node's
+    /// numbers are kept below [`ONCE_LOOPING`] and [`LOOP_TARGET`].
     fn new(numbers: Numbers, proven_at: u32) -> Entry {
         Entry {
             proof: if numbers.proof == INFINITY {
@@ -215,8 +232,10 @@ impl Entry {
             },
             disproof_or_proven_at: if numbers.proof == 0 {
                 proven_at
-            } else {
+            } else if numbers.proof == INFINITY {
                 numbers.disproof
+            } else {
+                numbers.disproof.min(LOOP_TARGET - 1)
             },
         }
     }
@@ -233,7 +252,11 @@ impl Entry {
                 } else {
                     self.proof & !ONCE_LOOPING
                 },
-                disproof: self.disproof_or_proven_at,
+                disproof: if self.proof == INFINITY {
+                    self.disproof_or_proven_at
+                } else {
+                    self.disproof_or_proven_at & !LOOP_TARGET
+                },
             }
         }
     }
@@ -296,6 +319,10 @@ pub struct ProofLimits {
     /// is going round over positions it has (see [`ProofSearch::run`]),
     /// and the other side's hold is read from the table as it is.
     pub stall_nodes: u64,
+    /// Whether a full table forgets the unsettled positions searched least
+    /// to make room (see [`Collection`]) instead of stopping the search.
+    /// It stops all the same when that would free less than a sixteenth.
+    pub collect: bool,
 }
 
 /// The nodes between stall checks by default: about 20 seconds of a
@@ -309,6 +336,7 @@ impl Default for ProofLimits {
             max_entries: 50_000_000,
             deadline: None,
             stall_nodes: STALL_NODES,
+            collect: true,
         }
     }
 }
@@ -324,6 +352,27 @@ pub struct ProofProgress {
     /// After a stall (see [`ProofLimits::stall_nodes`]): the hold's graph
     /// read then; `None` inside when it was too large to read.
     pub stall_hold: Option<Option<HoldRead>>,
+    /// After the table was full and made room (see [`ProofLimits::collect`]).
+    pub collected: Option<Collection>,
+}
+
+/// Room made in a full table: the unsettled positions whose proof and
+/// disproof numbers add up to least (the ones searched least: a number is
+/// about the leaves left under a node) are forgotten, enough to free a
+/// quarter of the table. Every proof and disproof is kept, with the nodes
+/// on the search path and the once-looping ones; a position forgotten is
+/// searched again from scratch if the search comes back to it. This is
+/// what lets a search go on past its memory (as df-pn's garbage
+/// collection of small subtrees does), at the price of work done again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Collection {
+    /// Positions forgotten.
+    pub forgotten: usize,
+    /// Positions kept.
+    pub kept: usize,
+    /// The largest sum of numbers forgotten: every unsettled position at
+    /// or below it went (a power of two, less one).
+    pub up_to: u32,
 }
 
 /// A hold's graph read from the table during a search.
@@ -349,6 +398,10 @@ pub struct ProofSearch<'a> {
     path: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     /// The [`path_hash`] of the path to each of them, by depth.
     path_hashes: Vec<u64>,
+    /// Whether a move back to each of them was met while it was on the
+    /// path, by depth: such a node is left as a loop target
+    /// ([`Entry::loop_target`]) when it is left unsettled.
+    returned_to: Vec<bool>,
     proofs: u32,
     nodes: u64,
     limits: ProofLimits,
@@ -368,6 +421,10 @@ pub struct ProofSearch<'a> {
     stalled: bool,
     /// How many stalls the search met.
     stalls: u32,
+    /// How many times the table was full and made room, and the positions
+    /// forgotten then.
+    collections: u32,
+    forgotten: u64,
 }
 
 /// One child of a node being searched.
@@ -390,6 +447,32 @@ const NO_LOOP: u32 = u32::MAX;
 /// The bit of an unsettled entry's proof number that marks it as once
 /// looping ([`Entry::once_looping`]).
 const ONCE_LOOPING: u32 = 1 << 31;
+
+/// How many size classes [`ProofSearch::collect`] sorts entries into.
+const SIZE_CLASSES: usize = 256 + 24;
+
+/// The size class of an unsettled entry whose numbers add up to `sum`:
+/// `sum` itself below 256, then one class per bit.
+fn size_class(sum: u32) -> u32 {
+    if sum < 256 {
+        sum
+    } else {
+        256 + (31 - sum.leading_zeros()) - 8
+    }
+}
+
+/// The largest sum in a size class ([`size_class`]).
+fn largest_in_class(class: u32) -> u32 {
+    if class < 256 {
+        class
+    } else {
+        u32::try_from((2u64 << (class - 256 + 8)) - 1).unwrap_or(u32::MAX)
+    }
+}
+
+/// The bit of an unsettled entry's disproof number that marks it as a
+/// loop target ([`Entry::loop_target`]).
+const LOOP_TARGET: u32 = 1 << 31;
 
 /// Bits of a [`looping`](Entry::looping) entry's tag that keep the depth
 /// its disproof rests on (deeper ones are kept as this cap, shallower, so
@@ -455,6 +538,7 @@ impl<'a> ProofSearch<'a> {
             table: Table::new(limits.max_entries),
             path: HashMap::default(),
             path_hashes: Vec::new(),
+            returned_to: Vec::new(),
             proofs: 0,
             nodes: 0,
             limits,
@@ -467,6 +551,8 @@ impl<'a> ProofSearch<'a> {
             stall_window: limits.stall_nodes.max(1),
             stalled: false,
             stalls: 0,
+            collections: 0,
+            forgotten: 0,
         };
         let mut root = pos.clone();
         let first = search.settled(&root);
@@ -497,6 +583,7 @@ impl<'a> ProofSearch<'a> {
                 let report = ProofProgress {
                     nodes: search.nodes,
                     entries: search.table.len(),
+                    collected: None,
                     stall_hold: Some(graph.as_ref().map(|g| HoldRead {
                         positions: g.out.len(),
                         out: g.out.iter().filter(|&&o| o).count(),
@@ -578,12 +665,24 @@ impl<'a> ProofSearch<'a> {
         self.stalls
     }
 
+    /// How many times the table was full and made room (see
+    /// [`Collection`]).
+    pub fn collections(&self) -> u32 {
+        self.collections
+    }
+
+    /// Positions forgotten to make room, in all.
+    pub fn forgotten(&self) -> u64 {
+        self.forgotten
+    }
+
     /// Nodes searched.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
-    /// Distinct positions the search expanded.
+    /// Distinct positions the search expanded and holds (less those
+    /// forgotten to make room).
     pub fn entries(&self) -> usize {
         self.table.len()
     }
@@ -1027,6 +1126,7 @@ impl<'a> ProofSearch<'a> {
                 nodes: self.nodes,
                 entries: self.table.len(),
                 stall_hold: None,
+                collected: None,
             };
             (self.progress)(&report);
         }
@@ -1038,7 +1138,61 @@ impl<'a> ProofSearch<'a> {
             }
             self.stall_mark = (self.nodes, self.table.len());
         }
-        self.table.len() >= self.limits.max_entries || (self.nodes % 256 == 0 && self.interrupted())
+        if self.table.len() >= self.limits.max_entries && !(self.limits.collect && self.collect()) {
+            return true;
+        }
+        self.nodes % 256 == 0 && self.interrupted()
+    }
+
+    /// Makes room in the full table (see [`Collection`]); whether it freed
+    /// at least a sixteenth of it (if not, the search stops).
+    fn collect(&mut self) -> bool {
+        let path = &self.path;
+        // The size class of an entry that may be forgotten, by its
+        // numbers' sum: the sum itself below 256, then its bits.
+        let class = |key: u64, entry: Entry| -> Option<u32> {
+            let numbers = entry.numbers();
+            let settled = numbers.proof == 0 || numbers.disproof == 0;
+            let kept = entry.looped() || entry.is_loop_target() || path.contains_key(&key);
+            (!settled && !kept).then(|| size_class(numbers.proof.saturating_add(numbers.disproof)))
+        };
+        let mut classes = [0usize; SIZE_CLASSES];
+        self.table.for_each(|key, entry| {
+            if let Some(c) = class(key, entry) {
+                classes[c as usize] += 1;
+            }
+        });
+        let goal = self.limits.max_entries / 4;
+        let mut freeing = 0;
+        let mut up_to = 0;
+        for (c, &count) in classes.iter().enumerate() {
+            freeing += count;
+            up_to = c as u32;
+            if freeing >= goal {
+                break;
+            }
+        }
+        if freeing < (self.limits.max_entries / 16).max(1) {
+            return false;
+        }
+        let forgotten = self
+            .table
+            .retain(|key, entry| class(key, entry).is_none_or(|c| c > up_to));
+        self.collections += 1;
+        self.forgotten += forgotten as u64;
+        self.stall_mark = (self.nodes, self.table.len());
+        let report = ProofProgress {
+            nodes: self.nodes,
+            entries: self.table.len(),
+            stall_hold: None,
+            collected: Some(Collection {
+                forgotten,
+                kept: self.table.len(),
+                up_to: largest_in_class(up_to),
+            }),
+        };
+        (self.progress)(&report);
+        true
     }
 
     /// Whether the search was stopped from outside or is out of time.
@@ -1091,6 +1245,7 @@ impl<'a> ProofSearch<'a> {
             // resting on that position.
             if let Some(&depth) = self.path.get(&child.key) {
                 child.rests_on = depth;
+                self.returned_to[depth as usize] = true;
                 continue;
             }
             child.numbers = match self.table.get(child.key) {
@@ -1099,6 +1254,7 @@ impl<'a> ProofSearch<'a> {
                     let rests_on = tag & LOOP_DEPTHS;
                     if rests_on < depth_here && loop_tag(path_here, rests_on) == tag {
                         child.rests_on = rests_on;
+                        self.returned_to[rests_on as usize] = true;
                         Numbers::DISPROVEN
                     } else {
                         entry.numbers()
@@ -1118,6 +1274,7 @@ impl<'a> ProofSearch<'a> {
         self.table.insert_if_absent(key, Entry::UNSEARCHED);
         self.path.insert(key, depth_here);
         self.path_hashes.push(path_here);
+        self.returned_to.push(false);
         let numbers = loop {
             // φ = min of the children's δ, δ = sum of their φ; and the child
             // with the smallest δ, and the second smallest δ.
@@ -1169,6 +1326,7 @@ impl<'a> ProofSearch<'a> {
         } else {
             0
         };
+        let returned_to = self.returned_to.last().copied().unwrap_or(false);
         self.leave_path(key);
         // A disproof rests on what every child's does at the prover's
         // turns, on the least resting disproved child's at the other
@@ -1192,9 +1350,14 @@ impl<'a> ProofSearch<'a> {
             self.table
                 .insert(key, Entry::looping(loop_tag(above, rests_on)));
         } else {
-            let entry = Entry::new(numbers, proven_at);
-            let looped = unsettled && self.table.get(key).is_some_and(Entry::looped);
-            let entry = if looped { entry.once_looping() } else { entry };
+            let mut entry = Entry::new(numbers, proven_at);
+            let old = self.table.get(key);
+            if unsettled && old.is_some_and(Entry::looped) {
+                entry = entry.once_looping();
+            }
+            if unsettled && (returned_to || old.is_some_and(Entry::is_loop_target)) {
+                entry = entry.loop_target();
+            }
             self.table.insert(key, entry);
         }
         Some(Searched { numbers, rests_on })
@@ -1204,6 +1367,7 @@ impl<'a> ProofSearch<'a> {
     fn leave_path(&mut self, key: u64) {
         self.path.remove(&key);
         self.path_hashes.pop();
+        self.returned_to.pop();
     }
 }
 
@@ -1234,7 +1398,7 @@ mod tests {
     fn an_entry_gives_back_its_numbers_and_when_it_was_proven() {
         let open = Numbers {
             proof: 3,
-            disproof: INFINITY - 1,
+            disproof: LOOP_TARGET - 1,
         };
         for (numbers, proven_at, expected_at) in [
             (Numbers::PROVEN, 7, 7),
@@ -1274,6 +1438,17 @@ mod tests {
         let once = Entry::new(open, 0).once_looping();
         assert!(once.looped() && !once.is_loop());
         assert_eq!(once.numbers(), open);
+        // A loop target keeps its numbers, with or without the other mark.
+        let target = Entry::new(open, 0).loop_target();
+        assert!(target.is_loop_target() && !target.looped());
+        assert_eq!(target.numbers(), open);
+        let both = once.loop_target();
+        assert!(both.is_loop_target() && both.looped());
+        assert_eq!(both.numbers(), open);
+        for settled in [Numbers::PROVEN, Numbers::DISPROVEN] {
+            assert!(!Entry::new(settled, 1).is_loop_target());
+        }
+        assert!(!looping.is_loop_target());
         // An unsettled proof number as large as they come stays unmarked.
         let huge = Entry::new(
             Numbers {
@@ -1284,6 +1459,15 @@ mod tests {
         );
         assert!(!huge.looped());
         assert_eq!(huge.numbers().proof, ONCE_LOOPING - 1);
+        let wide = Entry::new(
+            Numbers {
+                proof: 2,
+                disproof: INFINITY - 1,
+            },
+            0,
+        );
+        assert!(!wide.is_loop_target());
+        assert_eq!(wide.numbers().disproof, LOOP_TARGET - 1);
     }
 
     #[test]
@@ -1293,6 +1477,7 @@ mod tests {
             let limits = ProofLimits {
                 max_entries: entries_within(mib << 20),
                 deadline: None,
+                collect: false,
                 ..ProofLimits::default()
             };
             let found = ProofSearch::run(&start(5, 5), Color::White, limits, &stop, |_| {});
@@ -1302,6 +1487,63 @@ mod tests {
             let peak = found.table.peak_bytes() as u64;
             assert!(peak <= mib << 20, "{mib} MiB: peak {peak}");
         }
+    }
+
+    #[test]
+    fn a_search_larger_than_its_table_forgets_positions_and_still_proves() {
+        // 4x5 mirror takes 190,767 positions; in a table of 40,000 the
+        // search fills it again and again, forgets a quarter each time,
+        // and still proves White's win with a proof the checker accepts.
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 5);
+        let limits = ProofLimits {
+            max_entries: 40_000,
+            ..ProofLimits::default()
+        };
+        let collections = std::cell::RefCell::new(Vec::new());
+        let found = ProofSearch::run(&pos, Color::White, limits, &stop, |progress| {
+            collections.borrow_mut().extend(progress.collected);
+        });
+        assert_eq!(found.verdict(), Verdict::Proven);
+        assert!(found.entries() <= limits.max_entries);
+        assert!(found.collections() >= 3, "{}", found.collections());
+        let collections = collections.borrow().clone();
+        assert_eq!(collections.len() as u32, found.collections());
+        assert_eq!(
+            collections.iter().map(|c| c.forgotten as u64).sum::<u64>(),
+            found.forgotten()
+        );
+        for c in &collections {
+            assert!(c.forgotten >= limits.max_entries / 16, "{c:?}");
+            assert!(c.kept + c.forgotten >= limits.max_entries, "{c:?}");
+        }
+        let proof = checked(&found, &pos);
+        assert_eq!(proof.header.claim, Claim::Wins(Color::White));
+        // Without room made, the same table stops the search.
+        let no_room = ProofLimits {
+            collect: false,
+            ..limits
+        };
+        let stopped = ProofSearch::run(&pos, Color::White, no_room, &stop, |_| {});
+        assert_eq!(stopped.verdict(), Verdict::Stopped);
+    }
+
+    #[test]
+    fn a_hold_closes_over_a_table_that_forgot_positions() {
+        // 4x4 off: neither side wins. White's search (about 420,000
+        // positions) in a table of 100,000 still ends with Black's hold
+        // closing, since disproofs are never forgotten.
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 4).with_symmetry(Symmetry::Off);
+        let limits = ProofLimits {
+            max_entries: 200_000,
+            ..ProofLimits::default()
+        };
+        let found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
+        assert_eq!(found.verdict(), Verdict::NoWinFound);
+        assert!(found.collections() >= 1);
+        let proof = checked(&found, &pos);
+        assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
     }
 
     fn search<'a>(pos: &Position, prover: Color, stop: &'a AtomicBool) -> ProofSearch<'a> {
@@ -1507,6 +1749,19 @@ mod tests {
             // Any other position has no proof in this search.
             assert_eq!(found.for_each_step_from(&start(4, 4), |_, _| {}), None);
         }
+    }
+
+    #[test]
+    fn size_classes_are_in_order_and_say_their_largest_sum() {
+        let mut last = 0;
+        for sum in (0..2_000u32).chain([u32::MAX / 2, u32::MAX - 1, u32::MAX]) {
+            let class = size_class(sum);
+            assert!(class >= last && (class as usize) < SIZE_CLASSES, "{sum}");
+            assert!(sum <= largest_in_class(class), "{sum}");
+            assert!(class == 0 || sum > largest_in_class(class - 1), "{sum}");
+            last = class;
+        }
+        assert_eq!(largest_in_class(size_class(300)), 511);
     }
 
     #[test]

@@ -214,6 +214,49 @@ impl Table {
         }
     }
 
+    /// Calls `look` with every entry held, in slot order.
+    pub fn for_each(&self, mut look: impl FnMut(u64, Entry)) {
+        for slot in self.slots.iter().filter(|s| !s.is_vacant()) {
+            look(slot.key, slot.entry);
+        }
+    }
+
+    /// Keeps only the entries for which `keep` says so, in place (no
+    /// second set of slots: the table is at its largest when this is
+    /// needed); returns how many were removed.
+    ///
+    /// Removed slots are made vacant, which would cut the probe chains
+    /// running through them; so every entry is then taken out and put back
+    /// in slot order, starting just after a vacant slot. No chain crosses a
+    /// vacant slot, so in that order every entry lies at or after its home;
+    /// put back, it lands at the first vacant slot from its home, never
+    /// after where it was, and the slot it leaves is past every chain put
+    /// back before it.
+    pub fn retain(&mut self, mut keep: impl FnMut(u64, Entry) -> bool) -> usize {
+        let before = self.len;
+        for slot in &mut self.slots {
+            if !slot.is_vacant() && !keep(slot.key, slot.entry) {
+                *slot = Slot::VACANT;
+                self.len -= 1;
+            }
+        }
+        let count = self.slots.len();
+        let Some(vacant) = self.slots.iter().position(Slot::is_vacant) else {
+            return before - self.len;
+        };
+        for step in 1..count {
+            let at = (vacant + step) % count;
+            let slot = self.slots[at];
+            if slot.is_vacant() {
+                continue;
+            }
+            self.slots[at] = Slot::VACANT;
+            let to = self.vacant_for(slot.key);
+            self.slots[to] = slot;
+        }
+        before - self.len
+    }
+
     /// The vacant slot where `key`, which the table lacks, goes.
     fn vacant_for(&self, key: u64) -> usize {
         let count = self.slots.len();
@@ -300,6 +343,49 @@ mod tests {
             // The slots are at most four fifths full.
             assert!(table.slots.len() / 5 * 4 >= entries - 1, "{bytes} bytes");
         }
+    }
+
+    #[test]
+    fn entries_kept_after_a_removal_are_all_found_and_removed_ones_are_gone() {
+        // A full table (four fifths of its slots), so that probe chains are
+        // long and run across the end of the slots; then removals of every
+        // shape: every third key, then a run of neighbours, then all.
+        let entries = entries_within(1 << 16);
+        let mut table = Table::new(entries);
+        let keys: Vec<u64> = (1..=entries as u64)
+            .map(|i| i.wrapping_mul(0x2545_F491_4F6C_DD1D))
+            .collect();
+        for (i, &key) in keys.iter().enumerate() {
+            table.insert(key, entry(i as u32 + 1));
+        }
+        let slots = table.slots.len();
+        let removed = table.retain(|_, e| e.proof % 3 != 0);
+        assert_eq!(removed, keys.len() / 3);
+        assert_eq!(table.slots.len(), slots);
+        for (i, &key) in keys.iter().enumerate() {
+            let proof = i as u32 + 1;
+            let found = table.get(key).map(|e| e.proof);
+            assert_eq!(found, (proof % 3 != 0).then_some(proof), "key {key}");
+        }
+        let mut seen = 0;
+        table.for_each(|_, e| {
+            assert!(e.proof % 3 != 0);
+            seen += 1;
+        });
+        assert_eq!(seen, table.len());
+        // Filled again, and a run of neighbours removed.
+        for (i, &key) in keys.iter().enumerate() {
+            table.insert(key, entry(i as u32 + 1));
+        }
+        assert_eq!(table.len(), keys.len());
+        table.retain(|_, e| !(100..2_000).contains(&e.proof));
+        for (i, &key) in keys.iter().enumerate() {
+            let kept = !(100..2_000).contains(&(i as u32 + 1));
+            assert_eq!(table.get(key).is_some(), kept, "key {key}");
+        }
+        assert_eq!(table.retain(|_, _| false), keys.len() - 1_900);
+        assert_eq!(table.len(), 0);
+        assert!(keys.iter().all(|&key| table.get(key).is_none()));
     }
 
     #[test]
