@@ -40,10 +40,11 @@ pub fn solve_full(
             let search = ProofSearch::run(pos, prover, limits, stop, |progress| {
                 if let Some(room) = progress.collected {
                     eprintln!(
-                        "  the table was full: forgot the {} unsettled positions whose numbers add up to {} or less, kept {} ({:.1} s)",
+                        "  the table was full: forgot the {} unsettled positions whose numbers add up to {} or less, kept {} ({} of them loop targets; {:.1} s)",
                         room.forgotten,
                         room.up_to,
                         room.kept,
+                        room.loop_targets,
                         started.elapsed().as_secs_f64()
                     );
                     return;

@@ -50,7 +50,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use epaminondas_rules::proof::Claim;
-use epaminondas_rules::{Color, Move, Position};
+use epaminondas_rules::{Color, Move, Position, Setup, Square};
 
 mod table;
 
@@ -137,6 +137,93 @@ struct HoldGraph {
     out: Vec<bool>,
 }
 
+/// The positions waiting in a hold graph's breadth-first walk, first in
+/// first out. The walk's frontier can hold tens of millions of positions
+/// (a 6x4 board's ran a 24 GB machine out of memory), so on boards of up
+/// to 63 squares without stones (every board a proof search can finish) a
+/// position waits as its two sides' pieces, with the side to move in the
+/// top bit: 16 bytes instead of a whole position's couple of hundred.
+enum Waiting {
+    /// Packed positions, and a position to take what they leave out
+    /// from (the board, the variant, the symmetry rule).
+    Packed(Position, std::collections::VecDeque<[u64; 2]>),
+    /// Positions as they are.
+    Whole(std::collections::VecDeque<Position>),
+}
+
+impl Waiting {
+    /// The walk's queue, holding `start`.
+    fn new(start: &Position) -> Waiting {
+        let size = start.size();
+        let squares = u32::from(size.files()) * u32::from(size.ranks());
+        let mut queue = if squares < 64 && start.stones().is_empty() && start.stones_to_place() == 0
+        {
+            Waiting::Packed(start.clone(), std::collections::VecDeque::new())
+        } else {
+            Waiting::Whole(std::collections::VecDeque::new())
+        };
+        queue.push(start);
+        queue
+    }
+
+    fn push(&mut self, pos: &Position) {
+        match self {
+            Waiting::Packed(_, queue) => {
+                let files = u64::from(pos.size().files());
+                let mut packed = [0u64; 2];
+                for color in Color::ALL {
+                    for square in pos.squares(color) {
+                        let bit = u64::from(square.rank()) * files + u64::from(square.file());
+                        packed[color.index()] |= 1 << bit;
+                    }
+                }
+                if pos.turn() == Color::Black {
+                    packed[0] |= 1 << 63;
+                }
+                queue.push_back(packed);
+            }
+            Waiting::Whole(queue) => queue.push_back(pos.clone()),
+        }
+    }
+
+    /// The next position; an error only if a packed one could not be
+    /// built again (which a position packed from a legal one never meets).
+    fn pop(&mut self) -> Option<Result<Position, epaminondas_rules::PositionError>> {
+        match self {
+            Waiting::Packed(like, queue) => {
+                let packed = queue.pop_front()?;
+                let size = like.size();
+                let files = size.files();
+                let mut pieces = Vec::new();
+                for color in Color::ALL {
+                    let mut bits = packed[color.index()] & !(1 << 63);
+                    while bits != 0 {
+                        let bit = bits.trailing_zeros() as u8;
+                        bits &= bits - 1;
+                        pieces.extend(Square::new(bit % files, bit / files).map(|sq| (sq, color)));
+                    }
+                }
+                let setup = Setup {
+                    size,
+                    pieces,
+                    stones: Vec::new(),
+                    turn: if packed[0] >> 63 == 1 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    },
+                };
+                Some(Position::from_setup_in(
+                    like.variant(),
+                    &setup,
+                    like.symmetry(),
+                ))
+            }
+            Waiting::Whole(queue) => queue.pop_front().map(Ok),
+        }
+    }
+}
+
 /// How many times a search whose disproof does not close is repaired and
 /// run again (see [`ProofSearch::run`]).
 const REPAIRS: u32 = 16;
@@ -203,26 +290,9 @@ impl Entry {
         }
     }
 
-    /// This unsettled node, marked as a loop target: a disproof below it
-    /// rested on a return to it ([`Searched::rests_on`]), and a
-    /// [`looping`](Entry::looping) node kept in the table may still rest
-    /// on it, so that a hold's graph through that node needs it: a full
-    /// table never forgets it ([`Collection`]).
-    fn loop_target(self) -> Entry {
-        Entry {
-            disproof_or_proven_at: self.disproof_or_proven_at | LOOP_TARGET,
-            ..self
-        }
-    }
-
-    /// Whether this is an unsettled node marked as a loop target.
-    fn is_loop_target(self) -> bool {
-        self.proof != 0 && self.proof != INFINITY && self.disproof_or_proven_at & LOOP_TARGET != 0
-    }
-
     /// A node with `numbers`, proven as the `proven_at`-th when its proof
-    /// number is 0 (`proven_at` is ignored otherwise). An unsettled node's
-    /// numbers are kept below [`ONCE_LOOPING`] and [`LOOP_TARGET`].
+    /// number is 0 (`proven_at` is ignored otherwise). An unsettled proof
+    /// number is kept below [`ONCE_LOOPING`].
     fn new(numbers: Numbers, proven_at: u32) -> Entry {
         Entry {
             proof: if numbers.proof == INFINITY {
@@ -232,10 +302,8 @@ impl Entry {
             },
             disproof_or_proven_at: if numbers.proof == 0 {
                 proven_at
-            } else if numbers.proof == INFINITY {
-                numbers.disproof
             } else {
-                numbers.disproof.min(LOOP_TARGET - 1)
+                numbers.disproof
             },
         }
     }
@@ -252,11 +320,7 @@ impl Entry {
                 } else {
                     self.proof & !ONCE_LOOPING
                 },
-                disproof: if self.proof == INFINITY {
-                    self.disproof_or_proven_at
-                } else {
-                    self.disproof_or_proven_at & !LOOP_TARGET
-                },
+                disproof: self.disproof_or_proven_at,
             }
         }
     }
@@ -371,8 +435,11 @@ pub struct Collection {
     /// Positions kept.
     pub kept: usize,
     /// The largest sum of numbers forgotten: every unsettled position at
-    /// or below it went (a power of two, less one).
+    /// or below it went.
     pub up_to: u32,
+    /// Unsettled positions kept because a disproof rested on a return to
+    /// them (they take about 16 bytes each beside the table).
+    pub loop_targets: usize,
 }
 
 /// A hold's graph read from the table during a search.
@@ -399,9 +466,15 @@ pub struct ProofSearch<'a> {
     /// The [`path_hash`] of the path to each of them, by depth.
     path_hashes: Vec<u64>,
     /// Whether a move back to each of them was met while it was on the
-    /// path, by depth: such a node is left as a loop target
-    /// ([`Entry::loop_target`]) when it is left unsettled.
+    /// path, by depth: such a node left unsettled joins `loop_targets`.
     returned_to: Vec<bool>,
+    /// The unsettled positions a disproof below them rested on a return
+    /// to ([`Searched::rests_on`]): a [`looping`](Entry::looping) node
+    /// kept in the table may still rest on one, so that a hold's graph
+    /// through that node needs it, and a full table never forgets them
+    /// ([`Collection`]). Kept apart from the table's entries so that the
+    /// numbers keep all their bits.
+    loop_targets: HashSet<u64, BuildHasherDefault<KeyHasher>>,
     proofs: u32,
     nodes: u64,
     limits: ProofLimits,
@@ -470,10 +543,6 @@ fn largest_in_class(class: u32) -> u32 {
     }
 }
 
-/// The bit of an unsettled entry's disproof number that marks it as a
-/// loop target ([`Entry::loop_target`]).
-const LOOP_TARGET: u32 = 1 << 31;
-
 /// Bits of a [`looping`](Entry::looping) entry's tag that keep the depth
 /// its disproof rests on (deeper ones are kept as this cap, shallower, so
 /// that the node's parents stay looping at least as long as they must).
@@ -539,6 +608,7 @@ impl<'a> ProofSearch<'a> {
             path: HashMap::default(),
             path_hashes: Vec::new(),
             returned_to: Vec::new(),
+            loop_targets: HashSet::default(),
             proofs: 0,
             nodes: 0,
             limits,
@@ -835,13 +905,14 @@ impl<'a> ProofSearch<'a> {
         // The explored graph, breadth first: each position's moves' targets
         // are `targets[first[i]..first[i + 1]]`.
         let mut index = HashMap::<u64, u32, BuildHasherDefault<KeyHasher>>::default();
-        let mut queue = std::collections::VecDeque::from([self.root.clone()]);
+        let mut queue = Waiting::new(&self.root);
         let mut first: Vec<u64> = vec![0];
         let mut targets: Vec<u32> = Vec::new();
         let mut prover_at: Vec<bool> = Vec::new();
         index.insert(table_key(&self.root), 0);
         let mut moves = epaminondas_rules::MoveList::new();
-        while let Some(mut pos) = queue.pop_front() {
+        while let Some(waiting) = queue.pop() {
+            let mut pos = waiting.ok()?;
             if prover_at.len() % 4096 == 0 && self.interrupted() {
                 return None;
             }
@@ -877,7 +948,7 @@ impl<'a> ProofSearch<'a> {
                             .ok()
                             .filter(|&n| (n as usize) < most)?;
                         index.insert(key, next);
-                        queue.push_back(pos.clone());
+                        queue.push(&pos);
                         next
                     }
                     Err(_) => LOST,
@@ -1147,13 +1218,13 @@ impl<'a> ProofSearch<'a> {
     /// Makes room in the full table (see [`Collection`]); whether it freed
     /// at least a sixteenth of it (if not, the search stops).
     fn collect(&mut self) -> bool {
-        let path = &self.path;
+        let (path, targets) = (&self.path, &self.loop_targets);
         // The size class of an entry that may be forgotten, by its
         // numbers' sum: the sum itself below 256, then its bits.
         let class = |key: u64, entry: Entry| -> Option<u32> {
             let numbers = entry.numbers();
             let settled = numbers.proof == 0 || numbers.disproof == 0;
-            let kept = entry.looped() || entry.is_loop_target() || path.contains_key(&key);
+            let kept = entry.looped() || path.contains_key(&key) || targets.contains(&key);
             (!settled && !kept).then(|| size_class(numbers.proof.saturating_add(numbers.disproof)))
         };
         let mut classes = [0usize; SIZE_CLASSES];
@@ -1189,6 +1260,7 @@ impl<'a> ProofSearch<'a> {
                 forgotten,
                 kept: self.table.len(),
                 up_to: largest_in_class(up_to),
+                loop_targets: self.loop_targets.len(),
             }),
         };
         (self.progress)(&report);
@@ -1350,15 +1422,13 @@ impl<'a> ProofSearch<'a> {
             self.table
                 .insert(key, Entry::looping(loop_tag(above, rests_on)));
         } else {
-            let mut entry = Entry::new(numbers, proven_at);
-            let old = self.table.get(key);
-            if unsettled && old.is_some_and(Entry::looped) {
-                entry = entry.once_looping();
-            }
-            if unsettled && (returned_to || old.is_some_and(Entry::is_loop_target)) {
-                entry = entry.loop_target();
-            }
+            let entry = Entry::new(numbers, proven_at);
+            let looped = unsettled && self.table.get(key).is_some_and(Entry::looped);
+            let entry = if looped { entry.once_looping() } else { entry };
             self.table.insert(key, entry);
+            if unsettled && returned_to {
+                self.loop_targets.insert(key);
+            }
         }
         Some(Searched { numbers, rests_on })
     }
@@ -1398,7 +1468,7 @@ mod tests {
     fn an_entry_gives_back_its_numbers_and_when_it_was_proven() {
         let open = Numbers {
             proof: 3,
-            disproof: LOOP_TARGET - 1,
+            disproof: INFINITY - 1,
         };
         for (numbers, proven_at, expected_at) in [
             (Numbers::PROVEN, 7, 7),
@@ -1438,17 +1508,7 @@ mod tests {
         let once = Entry::new(open, 0).once_looping();
         assert!(once.looped() && !once.is_loop());
         assert_eq!(once.numbers(), open);
-        // A loop target keeps its numbers, with or without the other mark.
-        let target = Entry::new(open, 0).loop_target();
-        assert!(target.is_loop_target() && !target.looped());
-        assert_eq!(target.numbers(), open);
-        let both = once.loop_target();
-        assert!(both.is_loop_target() && both.looped());
-        assert_eq!(both.numbers(), open);
-        for settled in [Numbers::PROVEN, Numbers::DISPROVEN] {
-            assert!(!Entry::new(settled, 1).is_loop_target());
-        }
-        assert!(!looping.is_loop_target());
+
         // An unsettled proof number as large as they come stays unmarked.
         let huge = Entry::new(
             Numbers {
@@ -1459,15 +1519,6 @@ mod tests {
         );
         assert!(!huge.looped());
         assert_eq!(huge.numbers().proof, ONCE_LOOPING - 1);
-        let wide = Entry::new(
-            Numbers {
-                proof: 2,
-                disproof: INFINITY - 1,
-            },
-            0,
-        );
-        assert!(!wide.is_loop_target());
-        assert_eq!(wide.numbers().disproof, LOOP_TARGET - 1);
     }
 
     #[test]
@@ -1748,6 +1799,46 @@ mod tests {
             assert_eq!(proof.positions, direct.positions, "{text}");
             // Any other position has no proof in this search.
             assert_eq!(found.for_each_step_from(&start(4, 4), |_, _| {}), None);
+        }
+    }
+
+    #[test]
+    fn positions_waiting_in_a_hold_walk_come_back_as_they_went_in() {
+        // Random games on small boards of every variant without stones,
+        // each position packed and unpacked in order; and a board too
+        // large to pack keeps its positions whole.
+        use epaminondas_rules::Variant;
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for (variant, files, ranks) in [
+            (Variant::Epaminondas, 6, 4),
+            (Variant::Epaminondas, 7, 9),
+            (Variant::Crossings, 5, 5),
+            (Variant::Abanondas, 6, 6),
+            (Variant::Epaminondas, 8, 8),
+        ] {
+            let size = BoardSize::new(files, ranks).unwrap();
+            let mut pos = Position::new_variant(variant, size, Symmetry::Off).unwrap();
+            let mut queue = Waiting::new(&pos);
+            assert_eq!(matches!(queue, Waiting::Packed(..)), files * ranks < 64);
+            let mut played = vec![pos.clone()];
+            for _ in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.has_crossed() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                queue.push(&pos);
+                played.push(pos.clone());
+            }
+            for expected in played {
+                let back = queue.pop().unwrap().unwrap();
+                assert_eq!(back, expected);
+                assert_eq!(back.zobrist_hash(), expected.zobrist_hash());
+            }
+            assert!(queue.pop().is_none());
         }
     }
 
