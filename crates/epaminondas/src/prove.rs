@@ -122,7 +122,12 @@ pub fn solve_full(
                 }
                 Verdict::NoWinFound => {
                     let section = write_section(pos, &search);
-                    if section.is_none() {
+                    if section.is_none() && search.hold_unread() {
+                        eprintln!(
+                            "  but {}'s hold could not be read: it has more positions than an eighth of the table's (--memory {memory_mib} MiB); more memory may prove it",
+                            !prover
+                        );
+                    } else if section.is_none() {
                         eprintln!(
                             "  but no strategy for {} that keeps {prover} from winning closes over the positions searched",
                             !prover

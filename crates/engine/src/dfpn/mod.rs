@@ -485,6 +485,9 @@ pub struct ProofSearch<'a> {
     /// The graph of the hold, kept when [`ProofSearch::repair`] found that
     /// it closes, so that writing the hold does not build it again.
     hold: Option<HoldGraph>,
+    /// Whether the search found no win but the hold's graph had more
+    /// positions than it may read (an eighth of the table's).
+    hold_unread: bool,
     /// The stall check: nodes and table size at the last check, and the
     /// nodes to the next one (growing after each stall whose hold did not
     /// close, so that the graph is not built over and over).
@@ -617,6 +620,7 @@ impl<'a> ProofSearch<'a> {
             verdict: Verdict::Stopped,
             repairs: 0,
             hold: None,
+            hold_unread: false,
             stall_mark: (0, 0),
             stall_window: limits.stall_nodes.max(1),
             stalled: false,
@@ -700,6 +704,7 @@ impl<'a> ProofSearch<'a> {
     /// forgotten (none when the hold closes).
     fn repair(&mut self) -> usize {
         let Some(graph) = self.hold_graph() else {
+            self.hold_unread = !self.interrupted();
             return 0;
         };
         if !graph.out[0] {
@@ -721,6 +726,13 @@ impl<'a> ProofSearch<'a> {
     /// How the search ended.
     pub fn verdict(&self) -> Verdict {
         self.verdict
+    }
+
+    /// Whether the search found no win, but the other side's hold could not
+    /// be read: its graph has more positions than an eighth of the table's
+    /// (see [`ProofLimits::max_entries`]); more memory may prove it.
+    pub fn hold_unread(&self) -> bool {
+        self.hold_unread
     }
 
     /// How many times disproofs that did not close were forgotten and the
@@ -1593,8 +1605,19 @@ mod tests {
         let found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
         assert_eq!(found.verdict(), Verdict::NoWinFound);
         assert!(found.collections() >= 1);
+        assert!(!found.hold_unread());
         let proof = checked(&found, &pos);
         assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
+        // In half the table the search still ends, but Black's hold has
+        // more positions than an eighth of it may read: the search says so.
+        let half = ProofLimits {
+            max_entries: 100_000,
+            ..limits
+        };
+        let found = ProofSearch::run(&pos, Color::White, half, &stop, |_| {});
+        assert_eq!(found.verdict(), Verdict::NoWinFound);
+        assert!(found.hold_unread());
+        assert!(found.hold.is_none());
     }
 
     fn search<'a>(pos: &Position, prover: Color, stop: &'a AtomicBool) -> ProofSearch<'a> {
