@@ -1593,9 +1593,9 @@ mod tests {
 
     #[test]
     fn a_hold_closes_over_a_table_that_forgot_positions() {
-        // 4x4 off: neither side wins. White's search (about 420,000
-        // positions) in a table of 100,000 still ends with Black's hold
-        // closing, since disproofs are never forgotten.
+        // 4x4 off: neither side wins. White's search (362,440 positions)
+        // in a table of 200,000 still ends with Black's hold closing,
+        // since disproofs are never forgotten.
         let stop = AtomicBool::new(false);
         let pos = start(4, 4).with_symmetry(Symmetry::Off);
         let limits = ProofLimits {

@@ -1,11 +1,12 @@
-//! The proof search's table: every node the search expanded, by table key,
-//! in as many slots as the memory allows (not a power of two of them).
+//! The proof search's table: every node the search expanded (less those
+//! forgotten to make room), by table key, in as many slots as the memory
+//! allows (not a power of two of them).
 //!
 //! Open addressing with linear probing: a key's home slot is its mixed
 //! hash scaled to the slot count (a multiply and a shift, so any count
 //! works), and it lies in the first slot from there on that holds it or is
-//! vacant. Nodes are never removed, so a probe ends at the first vacant
-//! slot. A slot is 16 bytes, a key and an [`Entry`]; a vacant slot holds an
+//! vacant. Nodes are removed only in bulk ([`Table::retain`], which puts
+//! the rest back in place), so a probe ends at the first vacant slot. A slot is 16 bytes, a key and an [`Entry`]; a vacant slot holds an
 //! entry the search never stores (proven, but never proven at any time).
 //!
 //! The table starts small and doubles while it is small; once doubling
