@@ -1,8 +1,9 @@
 //! The engine on solved boards: from a start that the proof-number search
 //! proves won, the engine playing the winner must keep the win after every
 //! move and end the game, against the defence that lasts longest under the
-//! proof (each time, a fresh proof of the position reached, which is also
-//! the check that the engine's move kept the win). The engine
+//! proof (each time, a proof of the position reached, which is also the
+//! check that the engine's move kept the win; the proofs share one table,
+//! so that what one proved the next need not prove again). The engine
 //! plays at full strength: its own proof search on small boards included
 //! (`Proofs`, on by default; without it, alpha-beta gave away the 4x4 win
 //! even at a million nodes a move).
@@ -16,20 +17,50 @@ use epaminondas_engine::dfpn::{
 use epaminondas_engine::{Engine, Limits};
 use epaminondas_rules::{BoardSize, Color, Move, Position, Symmetry};
 
-/// A proof of `prover`'s win from `pos`, as position text -> the prover's
-/// move; `None` when the search finds no win.
-fn proof(pos: &Position, prover: Color) -> Option<HashMap<String, Move>> {
-    // The search recurses as deep as a line is long.
-    with_large_stack(|| {
-        let stop = AtomicBool::new(false);
-        // Up to 606 million positions (12 GiB): a position of 6x4 White
-        // faces after two moves took 129 million.
+/// Proofs of one prover's wins, from one position after another, in one
+/// table: what a search proved stays proven for the next (a game played
+/// along a proof is mostly proven already).
+struct Prover<'a> {
+    search: Option<ProofSearch<'a>>,
+    prover: Color,
+    limits: ProofLimits,
+    stop: &'a AtomicBool,
+}
+
+impl<'a> Prover<'a> {
+    /// Proofs for `prover` in a table of `gib` GiB (it forgets what it
+    /// searched least when full).
+    fn new(prover: Color, gib: u64, stop: &'a AtomicBool) -> Self {
         let limits = ProofLimits {
-            max_entries: entries_within(12 << 30),
+            max_entries: entries_within(gib << 30),
             deadline: None,
             ..ProofLimits::default()
         };
-        let search = ProofSearch::run(pos, prover, limits, &stop, |_| {});
+        Prover {
+            search: None,
+            prover,
+            limits,
+            stop,
+        }
+    }
+
+    /// A proof of the prover's win from `pos`, as position text -> the
+    /// prover's move; `None` when the search finds no win. Deep games
+    /// recurse deeply: call it on a thread with a large stack.
+    fn proof(&mut self, pos: &Position) -> Option<HashMap<String, Move>> {
+        let search = match &mut self.search {
+            Some(search) => {
+                search.run_from(pos);
+                search
+            }
+            None => self.search.insert(ProofSearch::run(
+                pos,
+                self.prover,
+                self.limits,
+                self.stop,
+                |_| {},
+            )),
+        };
         if search.verdict() != Verdict::Proven {
             return None;
         }
@@ -38,7 +69,13 @@ fn proof(pos: &Position, prover: Color) -> Option<HashMap<String, Move>> {
             steps.insert(at.to_string(), mv);
         })?;
         Some(steps)
-    })
+    }
+}
+
+/// A proof of `prover`'s win from `pos` by a search of its own.
+fn proof(pos: &Position, prover: Color) -> Option<HashMap<String, Move>> {
+    let stop = AtomicBool::new(false);
+    with_large_stack(|| Prover::new(prover, 1, &stop).proof(pos))
 }
 
 /// The most plies the prover needs from `pos` (prover to move) following
@@ -75,8 +112,23 @@ fn plies_left(
 /// reply that lasts longest under a proof of the position it faces. Every
 /// position after the engine's move must still be proven won, and the game
 /// must end in the winner's win.
-fn engine_keeps_the_win(start: Position, winner: Color, nodes: u64, hash_mb: usize) {
+/// The proofs' table takes `proof_gib` GiB. Runs on a thread with a large
+/// stack (the search and the longest-line count recurse as deep as a line
+/// is long).
+fn engine_keeps_the_win(
+    start: Position,
+    winner: Color,
+    nodes: u64,
+    hash_mb: usize,
+    proof_gib: u64,
+) {
+    with_large_stack(|| play_out(start, winner, nodes, hash_mb, proof_gib));
+}
+
+/// [`engine_keeps_the_win`]'s game.
+fn play_out(start: Position, winner: Color, nodes: u64, hash_mb: usize, proof_gib: u64) {
     let stop = AtomicBool::new(false);
+    let mut prover = Prover::new(winner, proof_gib, &stop);
     let mut engine = Engine::new(hash_mb);
     let mut pos = start;
     let mut played = Vec::new();
@@ -92,7 +144,8 @@ fn engine_keeps_the_win(start: Position, winner: Color, nodes: u64, hash_mb: usi
             played.push(mv.to_string());
         } else {
             // One proof from here, the defender to move, covers every reply.
-            let steps = proof(&pos, winner)
+            let steps = prover
+                .proof(&pos)
                 .unwrap_or_else(|| panic!("the engine let the win go: {played:?}, to {pos}"));
             let mut memo = HashMap::new();
             let mut longest: Option<(u32, Move)> = None;
@@ -119,7 +172,7 @@ fn the_engine_wins_the_solved_4x5_board_against_the_longest_defence() {
         proof(&start, Color::White).is_some(),
         "4x5 is a win for White"
     );
-    engine_keeps_the_win(start, Color::White, 50_000, 64);
+    engine_keeps_the_win(start, Color::White, 50_000, 64, 1);
 }
 
 #[test]
@@ -131,7 +184,7 @@ fn the_engine_wins_the_solved_4x4_board_as_the_second_player() {
         proof(&start, Color::Black).is_some(),
         "4x4 is a win for Black"
     );
-    engine_keeps_the_win(start, Color::Black, 1_000_000, 64);
+    engine_keeps_the_win(start, Color::Black, 1_000_000, 64, 1);
 }
 
 /// The larger solved boards take minutes (each defence is chosen by fresh
@@ -146,17 +199,29 @@ fn the_engine_wins_the_solved_5x4_and_5x5_boards() {
         (5, 5, Symmetry::Off),
     ] {
         let start = Position::new(BoardSize::new(files, ranks).unwrap(), symmetry);
-        // The longest-line count recurses too.
-        with_large_stack(|| engine_keeps_the_win(start, Color::White, 10_000_000, 512));
+        engine_keeps_the_win(start, Color::White, 10_000_000, 512, 4);
     }
 }
 
-/// 6x4 with the symmetry rule is Black's, and its proof took 20 minutes
-/// here; each proof of a position White faces early on takes minutes too.
-/// Run by hand with `--ignored`; docs/strength.md has the result.
+/// 6x4 with the symmetry rule is Black's; its proof takes 36 million
+/// positions, and proofs of positions White faces early on more. Run by
+/// hand with `--ignored`; docs/strength.md has the result.
 #[test]
 #[ignore]
 fn the_engine_wins_the_solved_6x4_board_as_the_second_player() {
     let start = Position::new(BoardSize::new(6, 4).unwrap(), Symmetry::Mirror);
-    with_large_stack(|| engine_keeps_the_win(start, Color::Black, 10_000_000, 512));
+    engine_keeps_the_win(start, Color::Black, 10_000_000, 512, 4);
+}
+
+/// 6x5 is White's with the symmetry rule and without it; each start's
+/// proof takes about 80 million positions (a table of 4 GiB makes room
+/// as it goes). Run by hand with `--ignored`; docs/strength.md has the
+/// result.
+#[test]
+#[ignore]
+fn the_engine_wins_the_solved_6x5_boards() {
+    for symmetry in [Symmetry::Mirror, Symmetry::Off] {
+        let start = Position::new(BoardSize::new(6, 5).unwrap(), symmetry);
+        engine_keeps_the_win(start, Color::White, 10_000_000, 512, 4);
+    }
 }

@@ -604,7 +604,7 @@ impl<'a> ProofSearch<'a> {
         stop: &'a AtomicBool,
         progress: impl FnMut(&ProofProgress) + 'a,
     ) -> ProofSearch<'a> {
-        let mut search = ProofSearch {
+        let search = ProofSearch {
             root: pos.clone(),
             prover,
             table: Table::new(limits.max_entries),
@@ -628,17 +628,57 @@ impl<'a> ProofSearch<'a> {
             collections: 0,
             forgotten: 0,
         };
-        let mut root = pos.clone();
+        let mut search = search;
+        search.solve();
+        search
+    }
+
+    /// Searches again, from `pos`, whether the same prover can force a win,
+    /// keeping what the table holds: its proofs and (non-looping)
+    /// disproofs hold from any start, so that a search from a position the
+    /// last one went through is quick, as when a game played along a proof
+    /// is checked move by move. Looping disproofs hold only on the path
+    /// that met them, and the new start's paths are told apart from the
+    /// old ones by their hashes. The counts (nodes, repairs, stalls,
+    /// collections) go on adding up; the verdict, the claim and the proof's
+    /// steps are the new search's.
+    pub fn run_from(&mut self, pos: &Position) {
+        self.root = pos.clone();
+        self.path.clear();
+        self.path_hashes.clear();
+        self.returned_to.clear();
+        self.verdict = Verdict::Stopped;
+        self.hold = None;
+        self.hold_unread = false;
+        self.stalled = false;
+        self.stall_mark = (self.nodes, self.table.len());
+        self.stall_window = self.limits.stall_nodes.max(1);
+        self.solve();
+    }
+
+    /// Searches from the root until it is decided, stopped, or its repairs
+    /// run out; sets the verdict.
+    fn solve(&mut self) {
+        let search = self;
+        let mut root = search.root.clone();
         let first = search.settled(&root);
         if first == Some(Numbers::PROVEN) {
             search.verdict = Verdict::Proven;
-            return search;
+            return;
         }
         if first == Some(Numbers::DISPROVEN) {
             search.verdict = Verdict::NoWinFound;
-            return search;
+            return;
         }
         let hash = table_key(&root);
+        // Proven by an earlier search (see `run_from`): searching it again
+        // would prove it anew, later than the positions above it that an
+        // earlier proof went through, and a proof walked from those would
+        // no longer find its way down by when positions were proven.
+        if search.table.get(hash).is_some_and(|e| e.proof == 0) {
+            search.verdict = Verdict::Proven;
+            return;
+        }
         for _ in 0..=REPAIRS {
             let searched = loop {
                 let searched = search.expand(&mut root, hash, INFINITY, INFINITY);
@@ -693,7 +733,6 @@ impl<'a> ProofSearch<'a> {
             }
             search.repairs += 1;
         }
-        search
     }
 
     /// After a search that found no win: when the other side's hold does
@@ -1589,6 +1628,62 @@ mod tests {
         };
         let stopped = ProofSearch::run(&pos, Color::White, no_room, &stop, |_| {});
         assert_eq!(stopped.verdict(), Verdict::Stopped);
+    }
+
+    /// `pos` after `mv`.
+    fn played(pos: &Position, mv: Move) -> Position {
+        let mut after = pos.clone();
+        after.play(mv).unwrap();
+        after
+    }
+
+    #[test]
+    fn a_search_run_again_from_a_later_position_keeps_what_it_proved() {
+        // 4x5 mirror is White's. After the proof's first move and a reply,
+        // the position is in the proof: searching from it again with the
+        // same table takes a few nodes, where a fresh search takes many,
+        // and its proof is the new position's.
+        let stop = AtomicBool::new(false);
+        let start_pos = start(4, 5);
+        let mut found = search(&start_pos, Color::White, &stop);
+        assert_eq!(found.verdict(), Verdict::Proven);
+        let mut steps = HashMap::new();
+        found.for_each_step(|at, mv| {
+            steps.insert(at.to_string(), mv);
+        });
+        let after_first = played(&start_pos, steps[&start_pos.to_string()]);
+        let later = played(&after_first, after_first.legal_moves()[0]);
+        let fresh = search(&later, Color::White, &stop);
+        assert_eq!(fresh.verdict(), Verdict::Proven);
+        let before = found.nodes();
+        found.run_from(&later);
+        assert_eq!(found.verdict(), Verdict::Proven);
+        let again = found.nodes() - before;
+        assert!(
+            again * 100 < fresh.nodes(),
+            "{again} nodes again, {} fresh",
+            fresh.nodes()
+        );
+        let proof = checked(&found, &later);
+        assert_eq!(proof.header.start, later);
+        assert_eq!(proof.header.claim, Claim::Wins(Color::White));
+        assert!(found.for_each_step_from(&start_pos, |_, _| {}).is_none());
+        // A start proven already is not proven anew: a proof through it
+        // from a position above still finds its way down (positions are
+        // walked by when they were proven).
+        let below = played(&later, steps[&later.to_string()]);
+        let proven_at =
+            |search: &ProofSearch<'_>| search.table.get(table_key(&below)).map(|e| e.proven_at());
+        let was = proven_at(&found);
+        assert!(was.is_some_and(|at| at > 0));
+        found.run_from(&below);
+        assert_eq!(found.verdict(), Verdict::Proven);
+        assert_eq!(proven_at(&found), was);
+        for pos in [&after_first, &start_pos] {
+            found.run_from(pos);
+            assert_eq!(found.verdict(), Verdict::Proven);
+            checked(&found, pos);
+        }
     }
 
     #[test]
