@@ -132,7 +132,12 @@ fn play_out(start: Position, winner: Color, nodes: u64, hash_mb: usize, proof_gi
     let mut engine = Engine::new(hash_mb);
     let mut pos = start;
     let mut played = Vec::new();
+    let began = std::time::Instant::now();
     for _ in 0..200 {
+        // The game as it goes, for the long runs by hand (`--nocapture`).
+        if let Some(last) = played.last() {
+            eprintln!("{:>3}. {last} ({:.0?})", played.len(), began.elapsed());
+        }
         if let Some(outcome) = pos.outcome() {
             assert_eq!(outcome.winner, winner, "after {played:?}");
             return;
