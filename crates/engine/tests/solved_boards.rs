@@ -112,7 +112,8 @@ fn plies_left(
 /// reply that lasts longest under a proof of the position it faces. Every
 /// position after the engine's move must still be proven won, and the game
 /// must end in the winner's win.
-/// The proofs' table takes `proof_gib` GiB. Runs on a thread with a large
+/// The proofs' table takes `proof_gib` GiB (or the environment's
+/// `PROOF_GIB`). Runs on a thread with a large
 /// stack (the search and the longest-line count recurse as deep as a line
 /// is long).
 fn engine_keeps_the_win(
@@ -127,6 +128,11 @@ fn engine_keeps_the_win(
 
 /// [`engine_keeps_the_win`]'s game.
 fn play_out(start: Position, winner: Color, nodes: u64, hash_mb: usize, proof_gib: u64) {
+    // A run by hand beside other work may ask for a smaller table.
+    let proof_gib = std::env::var("PROOF_GIB")
+        .ok()
+        .and_then(|gib| gib.parse().ok())
+        .unwrap_or(proof_gib);
     let stop = AtomicBool::new(false);
     let mut prover = Prover::new(winner, proof_gib, &stop);
     let mut engine = Engine::new(hash_mb);
