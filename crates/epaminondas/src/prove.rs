@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use crate::output::{Failure, Outcome, outln};
 use epaminondas_engine::dfpn::{
-    ProofLimits, ProofSearch, Verdict, entries_within, table_key, with_large_stack,
+    ProofLimits, ProofSearch, Verdict, entries_within, hold_positions_within, table_key,
+    with_large_stack,
 };
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
 use epaminondas_rules::{Color, Move, Position};
@@ -21,11 +22,12 @@ use epaminondas_rules::{Color, Move, Position};
 pub fn solve_full(
     pos: &Position,
     only: Option<Color>,
-    memory_mib: u64,
+    memory: SearchMemory,
     proof_path: Option<&Path>,
     stop: &AtomicBool,
 ) -> Outcome {
-    let limits = limits_for(memory_mib);
+    let limits = memory.limits();
+    let memory_mib = memory.table_mib;
     let started = Instant::now();
     let mover = pos.turn();
     let provers: Vec<Color> = [mover, !mover]
@@ -123,8 +125,9 @@ pub fn solve_full(
                 Verdict::NoWinFound => {
                     let section = write_section(pos, &search);
                     if section.is_none() && search.hold_unread() {
+                        let (positions, limit) = memory.hold_limit();
                         eprintln!(
-                            "  but {}'s hold could not be read: it has more positions than an eighth of the table's (--memory {memory_mib} MiB); more memory may prove it",
+                            "  but {}'s hold could not be read: its graph has more than {positions} positions ({limit}); more memory may prove it",
                             !prover
                         );
                     } else if section.is_none() {
@@ -178,12 +181,47 @@ pub fn solve_full(
     })
 }
 
-/// The search's limits for `--memory`: a table that never takes more.
-fn limits_for(memory_mib: u64) -> ProofLimits {
-    ProofLimits {
-        max_entries: entries_within(memory_mib.saturating_mul(1 << 20)),
-        deadline: None,
-        ..ProofLimits::default()
+/// The memory a search may take (`--memory`, `--hold-memory`).
+#[derive(Clone, Copy, Debug)]
+pub struct SearchMemory {
+    /// The table's, in MiB.
+    pub table_mib: u64,
+    /// The hold's graph's, in MiB; `None` for an eighth of the table's
+    /// positions.
+    pub hold_mib: Option<u64>,
+}
+
+impl SearchMemory {
+    /// The search's limits: a table and a hold's graph that never take
+    /// more.
+    fn limits(&self) -> ProofLimits {
+        ProofLimits {
+            max_entries: entries_within(self.table_mib.saturating_mul(1 << 20)),
+            max_hold: self
+                .hold_mib
+                .map(|mib| hold_positions_within(mib.saturating_mul(1 << 20))),
+            deadline: None,
+            ..ProofLimits::default()
+        }
+    }
+
+    /// The limit a hold's graph ran into, for a message: its positions,
+    /// and the option that sets it.
+    fn hold_limit(&self) -> (usize, String) {
+        let limits = self.limits();
+        match self.hold_mib {
+            Some(mib) => (
+                limits.max_hold.unwrap_or(0),
+                format!("--hold-memory {mib} MiB"),
+            ),
+            None => (
+                limits.max_entries / 8,
+                format!(
+                    "an eighth of the table's, --memory {} MiB; see --hold-memory",
+                    self.table_mib
+                ),
+            ),
+        }
     }
 }
 
@@ -207,8 +245,8 @@ enum MoveValue {
 /// The limits of each search `solve --full --moves` makes.
 #[derive(Clone, Copy, Debug)]
 pub struct MovesLimits {
-    /// The table's memory, in MiB (`--memory`).
-    pub memory_mib: u64,
+    /// The memory of each search (`--memory`, `--hold-memory`).
+    pub memory: SearchMemory,
     /// The longest one side's search after one move may take
     /// (`--move-time`); a move whose search runs out is undecided.
     pub move_time: Option<Duration>,
@@ -219,7 +257,7 @@ impl MovesLimits {
     fn starting_now(&self) -> ProofLimits {
         ProofLimits {
             deadline: self.move_time.map(|time| Instant::now() + time),
-            ..limits_for(self.memory_mib)
+            ..self.memory.limits()
         }
     }
 }

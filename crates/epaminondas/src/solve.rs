@@ -66,10 +66,19 @@ pub struct SolveArgs {
     /// least (never a proof or disproof), a quarter of the table, and goes
     /// on; it stops and says how far it got when fewer than a sixteenth
     /// can be forgotten. Proving that neither side can win takes up to
-    /// about as much again, read from at most an eighth of the table.
+    /// about as much again, read from at most an eighth of the table
+    /// (see --hold-memory).
     #[arg(long, requires = "full", default_value_t = 4096,
           value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     memory: u64,
+    /// With --full: the most memory, in MiB, the graph read to prove that
+    /// the other side holds may take, beside the table (about 100 bytes a
+    /// position). By default an eighth of the table's positions, about
+    /// three quarters of --memory: a large search that goes round may need
+    /// more, and the machine may have it.
+    #[arg(long, requires = "full", value_name = "MIB",
+          value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    hold_memory: Option<u64>,
     /// With --full: look only for this side's forced win (white or black),
     /// not for both sides' in turn; without one, the proof is that the
     /// other side holds.
@@ -104,6 +113,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
             ("--proof", args.proof.is_some()),
             ("--moves", args.moves),
             ("--side", args.side.is_some()),
+            ("--hold-memory", args.hold_memory.is_some()),
         ];
         if let Some((flag, _)) = needs_full.iter().find(|(_, given)| *given) {
             return Err(Failure::Input(format!(
@@ -124,15 +134,19 @@ pub fn run(args: &SolveArgs) -> Outcome {
             stop.store(true, Ordering::Relaxed);
         });
     }
+    let memory = crate::prove::SearchMemory {
+        table_mib: args.memory,
+        hold_mib: args.hold_memory,
+    };
     if args.full && args.moves {
         let limits = crate::prove::MovesLimits {
-            memory_mib: args.memory,
+            memory,
             move_time: args.move_time.map(Duration::from_secs_f64),
         };
         return crate::prove::solve_moves(&pos, limits, args.proof.as_deref(), stop);
     }
     if args.full {
-        return crate::prove::solve_full(&pos, args.side, args.memory, args.proof.as_deref(), stop);
+        return crate::prove::solve_full(&pos, args.side, memory, args.proof.as_deref(), stop);
     }
     let max_plies = args.plies.unwrap_or(1);
     let started = Instant::now();

@@ -982,6 +982,46 @@ fn solve_full_goes_on_past_a_full_table() {
     assert!(stdout(&out).starts_with("proof checked: white wins from "));
 }
 
+/// `--hold-memory` bounds the graph read to prove a hold: 4x4 off is no
+/// win for White, but Black's hold (about 20,000 positions where Black
+/// moves) is not read in 1 MiB, and the solver says what to raise; by
+/// default (an eighth of the table) it is, and the proof checks.
+#[test]
+fn solve_full_says_when_the_hold_memory_is_too_small() {
+    let args = [
+        "solve",
+        "--board",
+        "4x4",
+        "--symmetry",
+        "off",
+        "--full",
+        "--side",
+        "white",
+    ];
+    let out = run(&[&args[..], &["--hold-memory", "1"]].concat());
+    let err = stderr(&out);
+    assert!(
+        err.contains("black's hold could not be read: its graph has more than 10485 positions (--hold-memory 1 MiB)"),
+        "{err}"
+    );
+    assert!(stdout(&out).contains("not proven"), "{}", stdout(&out));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("4x4-off.proof");
+    let path = file.to_str().unwrap();
+    let out = run(&[&args[..], &["--proof", path]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&["solve", "--verify", path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("proof checked: white cannot force a win (black holds)"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--board", "4x4", "5", "--hold-memory", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--hold-memory works with --full only"));
+}
+
 /// The solver reports each depth it finishes and, under --time, says how
 /// far it got and the defence it found.
 #[test]

@@ -373,9 +373,15 @@ pub enum Verdict {
 pub struct ProofLimits {
     /// The most nodes the table may hold before the search stops (memory:
     /// see [`entries_within`]). A hold is read from at most an eighth as
-    /// many positions, which take up to about ten times as much each (an
-    /// index, and each move both ways): up to about as much again.
+    /// many positions unless [`max_hold`](ProofLimits::max_hold) says
+    /// otherwise; they take up to about ten times as much each (an index,
+    /// and each move both ways): up to about as much again.
     pub max_entries: usize,
+    /// The most positions a hold's graph may take (about 100 bytes each,
+    /// measured on 6x4 off), when not an eighth of `max_entries`: a search
+    /// that goes round with a large table may need a larger graph than
+    /// that, and the machine may have the memory for it.
+    pub max_hold: Option<usize>,
     /// When to stop, if the search has a time limit.
     pub deadline: Option<Instant>,
     /// Nodes between checks for a stall: when the table grew by fewer
@@ -394,10 +400,24 @@ pub struct ProofLimits {
 /// or three nodes, one going round one per hundred thousand (6x4 off).
 pub const STALL_NODES: u64 = 1 << 24;
 
+/// About what a position of a hold's graph takes at most, in bytes: its
+/// index entry, its moves both ways, its place in the walk (6x4 off, a
+/// graph cut off at 49 million positions: 4.8 GB).
+pub const HOLD_POSITION_BYTES: u64 = 100;
+
+/// The most positions a hold's graph may take within `bytes` (for
+/// [`ProofLimits::max_hold`]).
+pub fn hold_positions_within(bytes: u64) -> usize {
+    usize::try_from(bytes / HOLD_POSITION_BYTES)
+        .unwrap_or(usize::MAX)
+        .max(1)
+}
+
 impl Default for ProofLimits {
     fn default() -> Self {
         ProofLimits {
             max_entries: 50_000_000,
+            max_hold: None,
             deadline: None,
             stall_nodes: STALL_NODES,
             collect: true,
@@ -486,7 +506,7 @@ pub struct ProofSearch<'a> {
     /// it closes, so that writing the hold does not build it again.
     hold: Option<HoldGraph>,
     /// Whether the search found no win but the hold's graph had more
-    /// positions than it may read (an eighth of the table's).
+    /// positions than it may read ([`ProofLimits::max_hold`]).
     hold_unread: bool,
     /// The stall check: nodes and table size at the last check, and the
     /// nodes to the next one (growing after each stall whose hold did not
@@ -768,8 +788,8 @@ impl<'a> ProofSearch<'a> {
     }
 
     /// Whether the search found no win, but the other side's hold could not
-    /// be read: its graph has more positions than an eighth of the table's
-    /// (see [`ProofLimits::max_entries`]); more memory may prove it.
+    /// be read: its graph has more positions than it may take
+    /// ([`ProofLimits::max_hold`]); more memory may prove it.
     pub fn hold_unread(&self) -> bool {
         self.hold_unread
     }
@@ -952,7 +972,11 @@ impl<'a> ProofSearch<'a> {
     /// graph would take more memory than the table may (a position of the
     /// graph takes up to about ten times a table entry's 20 bytes).
     fn hold_graph(&self) -> Option<HoldGraph> {
-        let most = (self.limits.max_entries / 8).min(LOST as usize);
+        let most = self
+            .limits
+            .max_hold
+            .unwrap_or(self.limits.max_entries / 8)
+            .min(LOST as usize);
         // The explored graph, breadth first: each position's moves' targets
         // are `targets[first[i]..first[i + 1]]`.
         let mut index = HashMap::<u64, u32, BuildHasherDefault<KeyHasher>>::default();
@@ -1713,6 +1737,17 @@ mod tests {
         assert_eq!(found.verdict(), Verdict::NoWinFound);
         assert!(found.hold_unread());
         assert!(found.hold.is_none());
+        // Allowed a graph as large as the first table's eighth, the half
+        // table's search reads the hold, and it closes.
+        let larger_hold = ProofLimits {
+            max_hold: Some(25_000),
+            ..half
+        };
+        let found = ProofSearch::run(&pos, Color::White, larger_hold, &stop, |_| {});
+        assert_eq!(found.verdict(), Verdict::NoWinFound);
+        assert!(!found.hold_unread());
+        let proof = checked(&found, &pos);
+        assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
     }
 
     fn search<'a>(pos: &Position, prover: Color, stop: &'a AtomicBool) -> ProofSearch<'a> {
