@@ -208,20 +208,14 @@ impl SearchMemory {
     /// The limit a hold's graph ran into, for a message: its positions,
     /// and the option that sets it.
     fn hold_limit(&self) -> (usize, String) {
-        let limits = self.limits();
-        match self.hold_mib {
-            Some(mib) => (
-                limits.max_hold.unwrap_or(0),
-                format!("--hold-memory {mib} MiB"),
+        let option = match self.hold_mib {
+            Some(mib) => format!("--hold-memory {mib} MiB"),
+            None => format!(
+                "an eighth of the table's, --memory {} MiB; see --hold-memory",
+                self.table_mib
             ),
-            None => (
-                limits.max_entries / 8,
-                format!(
-                    "an eighth of the table's, --memory {} MiB; see --hold-memory",
-                    self.table_mib
-                ),
-            ),
-        }
+        };
+        (self.limits().hold_positions(), option)
     }
 }
 

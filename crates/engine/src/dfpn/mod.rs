@@ -413,6 +413,14 @@ pub fn hold_positions_within(bytes: u64) -> usize {
         .max(1)
 }
 
+impl ProofLimits {
+    /// The most positions a hold's graph may take: `max_hold`, or an
+    /// eighth of `max_entries`.
+    pub fn hold_positions(&self) -> usize {
+        self.max_hold.unwrap_or(self.max_entries / 8)
+    }
+}
+
 impl Default for ProofLimits {
     fn default() -> Self {
         ProofLimits {
@@ -624,7 +632,7 @@ impl<'a> ProofSearch<'a> {
         stop: &'a AtomicBool,
         progress: impl FnMut(&ProofProgress) + 'a,
     ) -> ProofSearch<'a> {
-        let search = ProofSearch {
+        let mut search = ProofSearch {
             root: pos.clone(),
             prover,
             table: Table::new(limits.max_entries),
@@ -648,7 +656,6 @@ impl<'a> ProofSearch<'a> {
             collections: 0,
             forgotten: 0,
         };
-        let mut search = search;
         search.solve();
         search
     }
@@ -972,11 +979,7 @@ impl<'a> ProofSearch<'a> {
     /// graph would take more memory than the table may (a position of the
     /// graph takes up to about ten times a table entry's 20 bytes).
     fn hold_graph(&self) -> Option<HoldGraph> {
-        let most = self
-            .limits
-            .max_hold
-            .unwrap_or(self.limits.max_entries / 8)
-            .min(LOST as usize);
+        let most = self.limits.hold_positions().min(LOST as usize);
         // The explored graph, breadth first: each position's moves' targets
         // are `targets[first[i]..first[i + 1]]`.
         let mut index = HashMap::<u64, u32, BuildHasherDefault<KeyHasher>>::default();
