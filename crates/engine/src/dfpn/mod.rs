@@ -400,10 +400,12 @@ pub struct ProofLimits {
 /// or three nodes, one going round one per hundred thousand (6x4 off).
 pub const STALL_NODES: u64 = 1 << 24;
 
-/// About what a position of a hold's graph takes at most, in bytes: its
-/// index entry, its moves both ways, its place in the walk (6x4 off, a
-/// graph cut off at 49 million positions: 4.8 GB).
-pub const HOLD_POSITION_BYTES: u64 = 100;
+/// About what a position of a hold's graph takes at most, in bytes, the
+/// whole read through: its index entry, its moves both ways, its place in
+/// the walk and in the search for the set that holds (6x4 off, a graph cut
+/// off in its walk at 49 million positions: 4.8 GB, about 100 bytes a
+/// position; the moves back and the set's counts add up to 50 more).
+pub const HOLD_POSITION_BYTES: u64 = 150;
 
 /// The most positions a hold's graph may take within `bytes` (for
 /// [`ProofLimits::max_hold`]).
@@ -1038,34 +1040,40 @@ impl<'a> ProofSearch<'a> {
         }
         let count = prover_at.len();
         let edges = |i: usize| &targets[first[i] as usize..first[i + 1] as usize];
+        drop(queue);
         // Who leads into each position: `parents[parent_first[i]..][..]`,
-        // one entry per edge.
+        // one entry per edge. Each position's count first, summed into
+        // where its part ends; filling from the end moves each to where
+        // its part starts (no second array of a position's size).
         let mut parent_first = vec![0u64; count + 1];
         for &t in &targets {
             if t < LOST {
-                parent_first[t as usize + 1] += 1;
+                parent_first[t as usize] += 1;
             }
         }
-        for i in 0..count {
-            parent_first[i + 1] += parent_first[i];
+        for i in 1..count {
+            parent_first[i] += parent_first[i - 1];
         }
-        let mut filled = parent_first.clone();
-        let mut parents = vec![0u32; targets.len()];
+        parent_first[count] = if count == 0 {
+            0
+        } else {
+            parent_first[count - 1]
+        };
+        let mut parents = vec![0u32; parent_first[count] as usize];
         for i in 0..count {
             for &t in edges(i) {
                 if t < LOST {
-                    parents[filled[t as usize] as usize] = i as u32;
-                    filled[t as usize] += 1;
+                    parent_first[t as usize] -= 1;
+                    parents[parent_first[t as usize] as usize] = i as u32;
                 }
             }
         }
-        drop(filled);
         // The largest set that holds, by removing positions until none
         // breaks the rule; `inside[i]` counts the moves that do not leave
         // the set (used at the other side's positions).
         let mut inside = vec![0u32; count];
         let mut out = vec![false; count];
-        let mut removed = Vec::new();
+        let mut removed: Vec<u32> = Vec::new();
         for i in 0..count {
             let node = edges(i);
             let held = node.iter().filter(|&&t| t != LOST).count() as u32;
@@ -1077,10 +1085,11 @@ impl<'a> ProofSearch<'a> {
             };
             if broken {
                 out[i] = true;
-                removed.push(i);
+                removed.push(i as u32);
             }
         }
         while let Some(i) = removed.pop() {
+            let i = i as usize;
             for &parent in &parents[parent_first[i] as usize..parent_first[i + 1] as usize] {
                 let parent = parent as usize;
                 if out[parent] {
@@ -1089,7 +1098,7 @@ impl<'a> ProofSearch<'a> {
                 inside[parent] -= 1;
                 if prover_at[parent] || inside[parent] == 0 {
                     out[parent] = true;
-                    removed.push(parent);
+                    removed.push(parent as u32);
                 }
             }
         }
