@@ -982,13 +982,19 @@ impl<'a> ProofSearch<'a> {
     /// graph takes up to about ten times a table entry's 20 bytes).
     fn hold_graph(&self) -> Option<HoldGraph> {
         let most = self.limits.hold_positions().min(LOST as usize);
-        // The explored graph, breadth first: each position's moves' targets
-        // are `targets[first[i]..first[i + 1]]`.
+        // The explored graph, breadth first: each position's moves that
+        // stay in play for the set (to a position of the graph, or to
+        // [`HELD`]) are `targets[first[i]..first[i + 1]]`. A move to
+        // [`LOST`] is not kept: where the prover moves it puts the position
+        // out from the start (its moves are then never needed), where the
+        // other side moves it only counts as not holding. Most of the other
+        // side's moves are such, so the graph keeps about half its edges.
         let mut index = HashMap::<u64, u32, BuildHasherDefault<KeyHasher>>::default();
         let mut queue = Waiting::new(&self.root);
         let mut first: Vec<u64> = vec![0];
         let mut targets: Vec<u32> = Vec::new();
         let mut prover_at: Vec<bool> = Vec::new();
+        let mut out: Vec<bool> = Vec::new();
         index.insert(table_key(&self.root), 0);
         let mut moves = epaminondas_rules::MoveList::new();
         while let Some(waiting) = queue.pop() {
@@ -1017,6 +1023,8 @@ impl<'a> ProofSearch<'a> {
             } else {
                 self.nearest_disproof(&mut pos, &moves, &index, takes_in)
             };
+            let from = targets.len();
+            let mut lost = false;
             for &mv in &moves {
                 pos.play_unchecked(mv);
                 let target = match self.edge(&index, &pos) {
@@ -1034,13 +1042,26 @@ impl<'a> ProofSearch<'a> {
                     Err(_) => LOST,
                 };
                 pos.undo_unchecked(mv);
-                targets.push(target);
+                if target == LOST {
+                    lost = true;
+                } else {
+                    targets.push(target);
+                }
             }
+            let broken = if prover_moves {
+                lost
+            } else {
+                targets.len() == from
+            };
+            if broken && prover_moves {
+                targets.truncate(from);
+            }
+            out.push(broken);
             first.push(targets.len() as u64);
         }
+        drop(queue);
         let count = prover_at.len();
         let edges = |i: usize| &targets[first[i] as usize..first[i + 1] as usize];
-        drop(queue);
         // Who leads into each position: `parents[parent_first[i]..][..]`,
         // one entry per edge. Each position's count first, summed into
         // where its part ends; filling from the end moves each to where
@@ -1071,23 +1092,8 @@ impl<'a> ProofSearch<'a> {
         // The largest set that holds, by removing positions until none
         // breaks the rule; `inside[i]` counts the moves that do not leave
         // the set (used at the other side's positions).
-        let mut inside = vec![0u32; count];
-        let mut out = vec![false; count];
-        let mut removed: Vec<u32> = Vec::new();
-        for i in 0..count {
-            let node = edges(i);
-            let held = node.iter().filter(|&&t| t != LOST).count() as u32;
-            inside[i] = held;
-            let broken = if prover_at[i] {
-                held < node.len() as u32
-            } else {
-                held == 0
-            };
-            if broken {
-                out[i] = true;
-                removed.push(i as u32);
-            }
-        }
+        let mut inside: Vec<u32> = (0..count).map(|i| edges(i).len() as u32).collect();
+        let mut removed: Vec<u32> = (0..count as u32).filter(|&i| out[i as usize]).collect();
         while let Some(i) = removed.pop() {
             let i = i as usize;
             for &parent in &parents[parent_first[i] as usize..parent_first[i + 1] as usize] {
