@@ -293,6 +293,7 @@ pub fn solve_moves(
     let mut proofs: Vec<MoveProofs> = moves.iter().map(|_| MoveProofs::default()).collect();
     let mut first_with_key: HashMap<u64, usize> = HashMap::new();
     with_large_stack(|| {
+        let mut searches = MoveSearches::default();
         for (i, mv) in moves.iter().enumerate() {
             let note = if let Some(&earlier) = first_with_key.get(&keys[i]) {
                 format!(
@@ -303,7 +304,14 @@ pub fn solve_moves(
                 first_with_key.insert(keys[i], i);
                 let group: Vec<usize> = (i..moves.len()).filter(|&k| keys[k] == keys[i]).collect();
                 let starts: Vec<Position> = group.iter().map(|&k| afters[k].clone()).collect();
-                let (value, found) = move_value(&starts, mover, limits, stop, proof_path.is_some());
+                let (value, found) = move_value(
+                    &mut searches,
+                    &starts,
+                    mover,
+                    limits,
+                    stop,
+                    proof_path.is_some(),
+                );
                 for (&k, found) in group.iter().zip(found) {
                     values[k] = value;
                     proofs[k] = found;
@@ -384,15 +392,56 @@ struct MoveProofs {
     defence: Option<Strategy>,
 }
 
+/// The two proof searches of `solve --full --moves`, kept from move to
+/// move: positions after different moves meet again (the same moves in
+/// another order), and what one move's search proved or disproved holds
+/// for the next (see [`ProofSearch::run_from`]). Each takes half of
+/// `--memory`, so that both together stay within it.
+#[derive(Default)]
+struct MoveSearches<'a> {
+    /// The search for the mover's win.
+    attack: Option<ProofSearch<'a>>,
+    /// The search for the other side's win.
+    defence: Option<ProofSearch<'a>>,
+}
+
+/// Searches from `start` in the search kept in `slot` (whether `prover`
+/// can force a win), or in a new one when there is none yet; within
+/// `limits` from now.
+fn search_in<'s, 'a>(
+    slot: &'s mut Option<ProofSearch<'a>>,
+    start: &Position,
+    prover: Color,
+    limits: MovesLimits,
+    stop: &'a AtomicBool,
+) -> &'s mut ProofSearch<'a> {
+    let mut proof_limits = limits.starting_now();
+    proof_limits.max_entries = (proof_limits.max_entries / 2).max(1);
+    if let Some(hold) = proof_limits.max_hold.as_mut() {
+        *hold = (*hold / 2).max(1);
+    }
+    let search = match slot.take() {
+        Some(mut search) => {
+            search.set_deadline(proof_limits.deadline);
+            search.run_from(start);
+            search
+        }
+        None => ProofSearch::run(start, prover, proof_limits, stop, |_| {}),
+    };
+    slot.insert(search)
+}
+
 /// What the positions in `afters` (after moves of `mover`; the first one
 /// searched, the others its reflections) are worth to `mover`: first
-/// whether `mover` can force a win, then whether the other side can. With
-/// `keep_proofs`, the strategies of both searches from each position.
-fn move_value(
+/// whether `mover` can force a win, then whether the other side can, each
+/// in its search of `searches`. With `keep_proofs`, the strategies of both
+/// searches from each position.
+fn move_value<'a>(
+    searches: &mut MoveSearches<'a>,
     afters: &[Position],
     mover: Color,
     limits: MovesLimits,
-    stop: &AtomicBool,
+    stop: &'a AtomicBool,
     keep_proofs: bool,
 ) -> (MoveValue, Vec<MoveProofs>) {
     let mut proofs: Vec<MoveProofs> = afters.iter().map(|_| MoveProofs::default()).collect();
@@ -400,10 +449,10 @@ fn move_value(
         return (MoveValue::Undecided, proofs);
     }
     // Each start's strategy, when asked for; without, only whether the
-    // first one's closes.
-    let read = |search: &ProofSearch<'_>| -> Vec<Option<Strategy>> {
+    // first one's closes. The hold's graph is let go of once read.
+    let read = |search: &mut ProofSearch<'_>| -> Vec<Option<Strategy>> {
         let starts = if keep_proofs { afters } else { &afters[..1] };
-        starts
+        let read = starts
             .iter()
             .map(|start| {
                 let mut strategy = Strategy::new();
@@ -414,9 +463,11 @@ fn move_value(
                 })?;
                 Some(strategy)
             })
-            .collect()
+            .collect();
+        search.forget_hold();
+        read
     };
-    let attack = ProofSearch::run(&afters[0], mover, limits.starting_now(), stop, |_| {});
+    let attack = search_in(&mut searches.attack, &afters[0], mover, limits, stop);
     let verdict = attack.verdict();
     // Stopped by its own time or memory, not from outside, the search for
     // the mover's win leaves the other side's to run: a move that loses may
@@ -427,7 +478,7 @@ fn move_value(
     }
     let mut cannot_win = false;
     if !attack_stopped {
-        let read_attack = read(&attack);
+        let read_attack = read(attack);
         cannot_win = read_attack[0].is_some();
         for (found, strategy) in proofs.iter_mut().zip(read_attack) {
             found.attack = strategy;
@@ -436,8 +487,7 @@ fn move_value(
     if verdict == Verdict::Proven {
         return (MoveValue::Wins, proofs);
     }
-    drop(attack);
-    let defence = ProofSearch::run(&afters[0], !mover, limits.starting_now(), stop, |_| {});
+    let defence = search_in(&mut searches.defence, &afters[0], !mover, limits, stop);
     let value = match defence.verdict() {
         Verdict::Proven => MoveValue::Loses,
         _ if attack_stopped => return (MoveValue::Undecided, proofs),
@@ -445,7 +495,7 @@ fn move_value(
         Verdict::Stopped => return (MoveValue::Undecided, proofs),
         Verdict::NoWinFound => MoveValue::Neither { proven: false },
     };
-    let read_defence = read(&defence);
+    let read_defence = read(defence);
     let holds = read_defence[0].is_some();
     for (found, strategy) in proofs.iter_mut().zip(read_defence) {
         found.defence = strategy;

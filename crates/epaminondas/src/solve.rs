@@ -48,6 +48,8 @@ pub struct SolveArgs {
     /// With --full: decide the position after each legal move instead, and
     /// print what each move leads to (a win, a loss, neither side winning,
     /// or undecided when the time or memory ran out), as a tablebase does.
+    /// Each side's search keeps its table from move to move (each in half
+    /// of --memory): what it settled after one move serves the next.
     #[arg(long, requires = "full")]
     moves: bool,
     /// With --moves: give each move's searches at most this many seconds

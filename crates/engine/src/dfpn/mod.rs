@@ -374,11 +374,11 @@ pub struct ProofLimits {
     /// The most nodes the table may hold before the search stops (memory:
     /// see [`entries_within`]). A hold is read from at most an eighth as
     /// many positions unless [`max_hold`](ProofLimits::max_hold) says
-    /// otherwise; they take up to about ten times as much each (an index,
-    /// and each move both ways): up to about as much again.
+    /// otherwise; they take up to about seven times as much each (an
+    /// index, and each move both ways): up to about as much again.
     pub max_entries: usize,
-    /// The most positions a hold's graph may take (about 100 bytes each,
-    /// measured on 6x4 off), when not an eighth of `max_entries`: a search
+    /// The most positions a hold's graph may take (up to about 150 bytes
+    /// each: [`HOLD_POSITION_BYTES`]), when not an eighth of `max_entries`: a search
     /// that goes round with a large table may need a larger graph than
     /// that, and the machine may have the memory for it.
     pub max_hold: Option<usize>,
@@ -685,6 +685,20 @@ impl<'a> ProofSearch<'a> {
         self.solve();
     }
 
+    /// Sets when the next [`run_from`](ProofSearch::run_from) stops
+    /// (`None`: when it is decided), for a table kept through searches
+    /// that each have their own time, as `solve --moves` gives each move.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.limits.deadline = deadline;
+    }
+
+    /// Lets go of the hold the last search read (its graph can take about
+    /// as much memory as the table) once its steps are read; reading them
+    /// again builds it again.
+    pub fn forget_hold(&mut self) {
+        self.hold = None;
+    }
+
     /// Searches from the root until it is decided, stopped, or its repairs
     /// run out; sets the verdict.
     fn solve(&mut self) {
@@ -978,8 +992,9 @@ impl<'a> ProofSearch<'a> {
     /// goes on for ever is no win for the prover).
     ///
     /// This builds the graph and the set; `None` when stopped, or when the
-    /// graph would take more memory than the table may (a position of the
-    /// graph takes up to about ten times a table entry's 20 bytes).
+    /// graph would take more memory than it may ([`ProofLimits::max_hold`];
+    /// a position of the graph takes up to about seven times a table
+    /// entry's 20 bytes).
     fn hold_graph(&self) -> Option<HoldGraph> {
         let most = self.limits.hold_positions().min(LOST as usize);
         // The explored graph, breadth first: each position's moves that
@@ -1670,6 +1685,38 @@ mod tests {
         };
         let stopped = ProofSearch::run(&pos, Color::White, no_room, &stop, |_| {});
         assert_eq!(stopped.verdict(), Verdict::Stopped);
+    }
+
+    #[test]
+    fn a_search_kept_for_other_starts_takes_a_new_deadline_and_lets_its_hold_go() {
+        // `solve --moves` gives each move's search in one table its own
+        // time: past its deadline a search stops, from any start, until it
+        // is given a new one.
+        let stop = AtomicBool::new(false);
+        let start_pos = start(4, 5);
+        let past = ProofLimits {
+            deadline: Some(Instant::now()),
+            ..ProofLimits::default()
+        };
+        let mut kept = ProofSearch::run(&start_pos, Color::White, past, &stop, |_| {});
+        assert_eq!(kept.verdict(), Verdict::Stopped);
+        let after = played(&start_pos, start_pos.legal_moves()[0]);
+        kept.run_from(&after);
+        assert_eq!(kept.verdict(), Verdict::Stopped);
+        kept.set_deadline(None);
+        kept.run_from(&start_pos);
+        assert_eq!(kept.verdict(), Verdict::Proven);
+        checked(&kept, &start_pos);
+        // A hold let go of is read again when asked for: the same steps.
+        let pos = start(4, 4).with_symmetry(Symmetry::Off);
+        let mut held = search(&pos, Color::White, &stop);
+        assert_eq!(held.verdict(), Verdict::NoWinFound);
+        let steps = held.for_each_step(|_, _| {});
+        assert!(steps.is_some_and(|n| n > 0));
+        assert!(held.hold.is_some());
+        held.forget_hold();
+        assert!(held.hold.is_none());
+        assert_eq!(held.for_each_step(|_, _| {}), steps);
     }
 
     /// `pos` after `mv`.
