@@ -247,11 +247,16 @@ pub struct MovesLimits {
 }
 
 impl MovesLimits {
-    /// The limits of a search that starts now.
+    /// The limits of one of the two searches kept through the moves (see
+    /// `MoveSearches`), for a move searched from now: half of the memory
+    /// each, so that both together stay within it.
     fn starting_now(&self) -> ProofLimits {
+        let whole = self.memory.limits();
         ProofLimits {
             deadline: self.move_time.map(|time| Instant::now() + time),
-            ..self.memory.limits()
+            max_entries: (whole.max_entries / 2).max(1),
+            max_hold: whole.max_hold.map(|hold| (hold / 2).max(1)),
+            ..whole
         }
     }
 }
@@ -415,11 +420,7 @@ fn search_in<'s, 'a>(
     limits: MovesLimits,
     stop: &'a AtomicBool,
 ) -> &'s mut ProofSearch<'a> {
-    let mut proof_limits = limits.starting_now();
-    proof_limits.max_entries = (proof_limits.max_entries / 2).max(1);
-    if let Some(hold) = proof_limits.max_hold.as_mut() {
-        *hold = (*hold / 2).max(1);
-    }
+    let proof_limits = limits.starting_now();
     let search = match slot.take() {
         Some(mut search) => {
             search.set_deadline(proof_limits.deadline);
