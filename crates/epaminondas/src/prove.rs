@@ -67,6 +67,11 @@ pub fn solve_full(
                             None => "the hold's graph is too large to read; searching on".into(),
                         }
                     );
+                    if progress.loops_for_every_path {
+                        eprintln!(
+                            "  from now on a disproof that rests on a return to the path is taken for every path (the hold checks it); the unsettled positions are forgotten and the search starts again from what is settled"
+                        );
+                    }
                     return;
                 }
                 eprintln!(

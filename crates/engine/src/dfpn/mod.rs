@@ -448,6 +448,10 @@ pub struct ProofProgress {
     pub stall_hold: Option<Option<HoldRead>>,
     /// After the table was full and made room (see [`ProofLimits::collect`]).
     pub collected: Option<Collection>,
+    /// Whether disproofs that rest on a return to the path are now taken
+    /// for every path (see [`ProofSearch::run`]): set after the first
+    /// stall whose hold does not close.
+    pub loops_for_every_path: bool,
 }
 
 /// Room made in a full table: the unsettled positions whose proof and
@@ -527,6 +531,14 @@ pub struct ProofSearch<'a> {
     stalled: bool,
     /// How many stalls the search met.
     stalls: u32,
+    /// Whether a [`looping`](Entry::looping) node reached by another path
+    /// is taken for disproved (as if disproofs did not depend on the path)
+    /// instead of searched again: set when the search went round and the
+    /// hold did not close, since searching such nodes again from path after
+    /// path can go round for ever; the hold's check then finds a disproof
+    /// that does not hold, and a repair forgets it (see
+    /// [`ProofSearch::take_loops_for_every_path`]).
+    loops_for_every_path: bool,
     /// How many times the table was full and made room, and the positions
     /// forgotten then.
     collections: u32,
@@ -655,6 +667,7 @@ impl<'a> ProofSearch<'a> {
             stall_window: limits.stall_nodes.max(1),
             stalled: false,
             stalls: 0,
+            loops_for_every_path: false,
             collections: 0,
             forgotten: 0,
         };
@@ -680,6 +693,7 @@ impl<'a> ProofSearch<'a> {
         self.hold = None;
         self.hold_unread = false;
         self.stalled = false;
+        self.loops_for_every_path = false;
         self.stall_mark = (self.nodes, self.table.len());
         self.stall_window = self.limits.stall_nodes.max(1);
         self.solve();
@@ -741,6 +755,8 @@ impl<'a> ProofSearch<'a> {
                     nodes: search.nodes,
                     entries: search.table.len(),
                     collected: None,
+                    loops_for_every_path: search.loops_for_every_path
+                        || graph.as_ref().is_none_or(|g| g.out[0]),
                     stall_hold: Some(graph.as_ref().map(|g| HoldRead {
                         positions: g.out.len(),
                         out: g.out.iter().filter(|&&o| o).count(),
@@ -754,6 +770,9 @@ impl<'a> ProofSearch<'a> {
                         numbers: Numbers::DISPROVEN,
                         rests_on: NO_LOOP,
                     });
+                }
+                if !search.loops_for_every_path {
+                    search.take_loops_for_every_path();
                 }
                 search.stall_window = search.stall_window.saturating_mul(4);
                 search.stall_mark = (search.nodes, search.table.len());
@@ -778,6 +797,24 @@ impl<'a> ProofSearch<'a> {
         }
     }
 
+    /// Switches to taking a disproof that rests on a return to the path
+    /// for every path (see `loops_for_every_path`), and forgets every
+    /// position that is neither proven nor disproved for every path: their
+    /// numbers were worked out over loops that held on some paths only,
+    /// and a search that went round over them goes round again from them
+    /// (5x4 off after c1,d2-e3:1 went round at 39.7 million positions, and
+    /// taking loops for every path over the same table did not get it out).
+    /// The search starts again from what is settled.
+    fn take_loops_for_every_path(&mut self) {
+        self.loops_for_every_path = true;
+        let forgotten = self.table.retain(|_, entry| {
+            let numbers = entry.numbers();
+            !entry.is_loop() && (numbers.proof == 0 || numbers.disproof == 0)
+        });
+        self.forgotten += forgotten as u64;
+        self.loop_targets.clear();
+    }
+
     /// After a search that found no win: when the other side's hold does
     /// not close over the positions searched, some disproof rested on a
     /// repetition of another path. Forgets the disproofs of the positions
@@ -795,8 +832,11 @@ impl<'a> ProofSearch<'a> {
         }
         let mut forgotten = 0;
         for (key, _) in graph.index.iter().filter(|(_, i)| graph.out[**i as usize]) {
+            // Taken for disproved from every path, a looping node out of
+            // the set is forgotten too.
+            let every_path = self.loops_for_every_path;
             if let Some(entry) = self.table.get_mut(*key)
-                && entry.numbers().disproof == 0
+                && (entry.numbers().disproof == 0 || (every_path && entry.is_loop()))
             {
                 *entry = Entry::UNSEARCHED;
                 forgotten += 1;
@@ -1306,6 +1346,7 @@ impl<'a> ProofSearch<'a> {
                 entries: self.table.len(),
                 stall_hold: None,
                 collected: None,
+                loops_for_every_path: self.loops_for_every_path,
             };
             (self.progress)(&report);
         }
@@ -1364,6 +1405,7 @@ impl<'a> ProofSearch<'a> {
             nodes: self.nodes,
             entries: self.table.len(),
             stall_hold: None,
+            loops_for_every_path: self.loops_for_every_path,
             collected: Some(Collection {
                 forgotten,
                 kept: self.table.len(),
@@ -1435,6 +1477,8 @@ impl<'a> ProofSearch<'a> {
                     if rests_on < depth_here && loop_tag(path_here, rests_on) == tag {
                         child.rests_on = rests_on;
                         self.returned_to[rests_on as usize] = true;
+                        Numbers::DISPROVEN
+                    } else if self.loops_for_every_path {
                         Numbers::DISPROVEN
                     } else {
                         entry.numbers()
@@ -1948,9 +1992,11 @@ mod tests {
         // A stall check every 16 nodes finds windows in which the table did
         // not grow, as a search going round does. On 4x4 off, White's
         // search (518,240 nodes without the check) meets two: at the first
-        // Black's hold read from the table does not close and the search
-        // goes on, at the second it closes, and the search ends there; its
-        // proof is checked as any other.
+        // Black's hold read from the table does not close, so from then on
+        // a disproof resting on a return to the path is taken for every
+        // path and the search starts again from what is settled; it ends
+        // after 539,986 nodes and three repairs where such a disproof did
+        // not hold, and its proof is checked as any other.
         let stop = AtomicBool::new(false);
         let pos = start(4, 4).with_symmetry(Symmetry::Off);
         let limits = ProofLimits {
@@ -1959,23 +2005,39 @@ mod tests {
         };
         let reads = std::cell::RefCell::new(Vec::new());
         let found = ProofSearch::run(&pos, Color::White, limits, &stop, |progress| {
-            reads.borrow_mut().extend(progress.stall_hold);
+            if let Some(read) = progress.stall_hold {
+                reads
+                    .borrow_mut()
+                    .push((read, progress.loops_for_every_path));
+            }
         });
-        let plain = search(&pos, Color::White, &stop);
+        let plain_every_path = std::cell::Cell::new(false);
+        let plain = ProofSearch::run(
+            &pos,
+            Color::White,
+            ProofLimits::default(),
+            &stop,
+            |progress| {
+                plain_every_path.set(plain_every_path.get() || progress.loops_for_every_path)
+            },
+        );
         assert_eq!(found.verdict(), Verdict::NoWinFound);
-        assert_eq!((found.stalls(), plain.stalls()), (2, 0));
-        assert!(found.nodes() < plain.nodes());
+        assert_eq!(plain.stalls(), 0);
+        assert!(!plain_every_path.get() && plain.repairs() == 0);
+        assert!(found.stalls() >= 1 && found.repairs() >= 1);
+        // Taking loops for every path forgot the unsettled positions (the
+        // table was never full).
+        assert!(found.forgotten() > 0 && found.collections() == 0);
         let proof = checked(&found, &pos);
         assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
         drop(found);
         let reads = reads.into_inner();
-        assert_eq!(reads.len(), 2);
-        let (first, last) = (reads[0].unwrap(), reads[1].unwrap());
+        let (first, every_path) = reads[0];
+        let first = first.unwrap();
         assert!(!first.closes && first.out > 0);
-        assert!(last.closes && last.positions > last.out);
+        assert!(every_path);
     }
 
-    /// `text` with each rank read right to left (boards of up to 9 files).
     fn reflected(text: &str, symmetry: Symmetry) -> Position {
         let (board, turn) = text.split_once(' ').unwrap();
         let ranks: Vec<String> = board
