@@ -437,6 +437,8 @@ await test("account settings: a token made and revoked, the password changed, si
   await page.waitForURL(`${base}/settings`);
   // A read token: shown once, listed, then revoked.
   await page.fill("#token-label", "my script");
+  // The scopes come from the server: the form is sent once they are there.
+  await page.locator("#token-form input[name=scope][value=read]").waitFor();
   await page.click("#token-form button[type=submit]");
   const secret = await page.locator("#new-token code").textContent();
   assert.ok(secret && secret.length >= 20, `a token is shown: ${secret}`);

@@ -147,7 +147,8 @@ function tokenPanel() {
   const form = h("form", { id: "token-form" },
     h("label", {}, "Label", h("input", { name: "label", id: "token-label", maxlength: 100, autocomplete: "off" })),
     scopeBoxes,
-    h("button", { type: "submit" }, "Create token"));
+    // Enabled once the scopes the account may give are known (see refresh).
+    h("button", { type: "submit", disabled: true }, "Create token"));
 
   async function refresh() {
     try {
@@ -155,6 +156,7 @@ function tokenPanel() {
       const scopes = me.bot ? ["read", "bot"] : ["read", "play"];
       replace(scopeBoxes, h("legend", {}, "Scopes"), scopes.map((scope) =>
         h("label", {}, h("input", { type: "checkbox", name: "scope", value: scope, checked: scope === "read" }), ` ${scope}`)));
+      /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]")).disabled = false;
       replace(list, mine.tokens.length === 0
         ? h("li", { class: "muted" }, "No tokens.")
         : mine.tokens.map((/** @type {any} */ t) => h("li", { "data-token": t.id },
