@@ -67,9 +67,10 @@ pub fn solve_full(
                             None => "the hold's graph is too large to read; searching on".into(),
                         }
                     );
-                    if progress.loops_for_every_path {
+                    if let Some(forgotten) = progress.loops_for_every_path {
                         eprintln!(
-                            "  from now on a disproof that rests on a return to the path is taken for every path (the hold checks it); the unsettled positions are forgotten and the search starts again from what is settled"
+                            "  from now on a disproof that rests on a return to the path is taken for every path (the hold checks it); the search starts again from the {} settled positions ({forgotten} unsettled ones forgotten)",
+                            progress.entries
                         );
                     }
                     return;

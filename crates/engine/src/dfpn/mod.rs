@@ -448,10 +448,11 @@ pub struct ProofProgress {
     pub stall_hold: Option<Option<HoldRead>>,
     /// After the table was full and made room (see [`ProofLimits::collect`]).
     pub collected: Option<Collection>,
-    /// Whether disproofs that rest on a return to the path are now taken
-    /// for every path (see [`ProofSearch::run`]): set after the first
-    /// stall whose hold does not close.
-    pub loops_for_every_path: bool,
+    /// After the first stall whose hold does not close, from which on a
+    /// disproof that rests on a return to the path is taken for every path:
+    /// how many unsettled positions were forgotten then (`entries` is what
+    /// was kept).
+    pub loops_for_every_path: Option<usize>,
 }
 
 /// Room made in a full table: the unsettled positions whose proof and
@@ -751,28 +752,30 @@ impl<'a> ProofSearch<'a> {
                 if search.interrupted() {
                     break None;
                 }
+                let read = graph.as_ref().map(|g| HoldRead {
+                    positions: g.out.len(),
+                    out: g.out.iter().filter(|&&o| o).count(),
+                    closes: !g.out[0],
+                });
+                // A graph that does not close is let go of before the table
+                // is gone through.
+                let graph = graph.filter(|g| !g.out[0]);
+                let switched = (graph.is_none() && !search.loops_for_every_path)
+                    .then(|| search.take_loops_for_every_path());
                 let report = ProofProgress {
                     nodes: search.nodes,
                     entries: search.table.len(),
                     collected: None,
-                    loops_for_every_path: search.loops_for_every_path
-                        || graph.as_ref().is_none_or(|g| g.out[0]),
-                    stall_hold: Some(graph.as_ref().map(|g| HoldRead {
-                        positions: g.out.len(),
-                        out: g.out.iter().filter(|&&o| o).count(),
-                        closes: !g.out[0],
-                    })),
+                    loops_for_every_path: switched,
+                    stall_hold: Some(read),
                 };
                 (search.progress)(&report);
-                if let Some(graph) = graph.filter(|g| !g.out[0]) {
+                if let Some(graph) = graph {
                     search.hold = Some(graph);
                     break Some(Searched {
                         numbers: Numbers::DISPROVEN,
                         rests_on: NO_LOOP,
                     });
-                }
-                if !search.loops_for_every_path {
-                    search.take_loops_for_every_path();
                 }
                 search.stall_window = search.stall_window.saturating_mul(4);
                 search.stall_mark = (search.nodes, search.table.len());
@@ -804,15 +807,15 @@ impl<'a> ProofSearch<'a> {
     /// and a search that went round over them goes round again from them
     /// (5x4 off after c1,d2-e3:1 went round at 39.7 million positions, and
     /// taking loops for every path over the same table did not get it out).
-    /// The search starts again from what is settled.
-    fn take_loops_for_every_path(&mut self) {
+    /// The search starts again from what is settled; returns how many
+    /// positions were forgotten.
+    fn take_loops_for_every_path(&mut self) -> usize {
         self.loops_for_every_path = true;
-        let forgotten = self.table.retain(|_, entry| {
+        self.loop_targets.clear();
+        self.table.retain(|_, entry| {
             let numbers = entry.numbers();
             !entry.is_loop() && (numbers.proof == 0 || numbers.disproof == 0)
-        });
-        self.forgotten += forgotten as u64;
-        self.loop_targets.clear();
+        })
     }
 
     /// After a search that found no win: when the other side's hold does
@@ -1346,7 +1349,7 @@ impl<'a> ProofSearch<'a> {
                 entries: self.table.len(),
                 stall_hold: None,
                 collected: None,
-                loops_for_every_path: self.loops_for_every_path,
+                loops_for_every_path: None,
             };
             (self.progress)(&report);
         }
@@ -1405,7 +1408,7 @@ impl<'a> ProofSearch<'a> {
             nodes: self.nodes,
             entries: self.table.len(),
             stall_hold: None,
-            loops_for_every_path: self.loops_for_every_path,
+            loops_for_every_path: None,
             collected: Some(Collection {
                 forgotten,
                 kept: self.table.len(),
@@ -2018,24 +2021,25 @@ mod tests {
             ProofLimits::default(),
             &stop,
             |progress| {
-                plain_every_path.set(plain_every_path.get() || progress.loops_for_every_path)
+                plain_every_path
+                    .set(plain_every_path.get() || progress.loops_for_every_path.is_some())
             },
         );
         assert_eq!(found.verdict(), Verdict::NoWinFound);
         assert_eq!(plain.stalls(), 0);
         assert!(!plain_every_path.get() && plain.repairs() == 0);
         assert!(found.stalls() >= 1 && found.repairs() >= 1);
-        // Taking loops for every path forgot the unsettled positions (the
-        // table was never full).
-        assert!(found.forgotten() > 0 && found.collections() == 0);
         let proof = checked(&found, &pos);
         assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
         drop(found);
         let reads = reads.into_inner();
+        // Taking loops for every path at the first stall forgot unsettled
+        // positions; no later stall does it again.
         let (first, every_path) = reads[0];
         let first = first.unwrap();
         assert!(!first.closes && first.out > 0);
-        assert!(every_path);
+        assert!(every_path.is_some_and(|forgotten| forgotten > 0));
+        assert!(reads[1..].iter().all(|(_, again)| again.is_none()));
     }
 
     fn reflected(text: &str, symmetry: Symmetry) -> Position {
