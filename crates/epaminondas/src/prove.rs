@@ -51,6 +51,13 @@ pub fn solve_full(
                     );
                     return;
                 }
+                if let Some(forgotten) = progress.repaired {
+                    eprintln!(
+                        "  no win found, but the other side's hold did not close over the positions searched: forgot {forgotten} disproofs outside it and searching again ({:.1} s)",
+                        started.elapsed().as_secs_f64()
+                    );
+                    return;
+                }
                 if let Some(hold) = progress.stall_hold {
                     eprintln!(
                         "  the search went round (the table stopped growing): {}",

@@ -453,6 +453,10 @@ pub struct ProofProgress {
     /// how many unsettled positions were forgotten then (`entries` is what
     /// was kept).
     pub loops_for_every_path: Option<usize>,
+    /// After a search that found no win over which the other side's hold
+    /// did not close: the disproofs forgotten before it searches again
+    /// (see [`ProofSearch::repairs`]).
+    pub repaired: Option<usize>,
 }
 
 /// Room made in a full table: the unsettled positions whose proof and
@@ -767,6 +771,7 @@ impl<'a> ProofSearch<'a> {
                     entries: search.table.len(),
                     collected: None,
                     loops_for_every_path: switched,
+                    repaired: None,
                     stall_hold: Some(read),
                 };
                 (search.progress)(&report);
@@ -797,6 +802,15 @@ impl<'a> ProofSearch<'a> {
                 break;
             }
             search.repairs += 1;
+            let report = ProofProgress {
+                nodes: search.nodes,
+                entries: search.table.len(),
+                stall_hold: None,
+                collected: None,
+                loops_for_every_path: None,
+                repaired: Some(forgotten),
+            };
+            (search.progress)(&report);
         }
     }
 
@@ -1350,6 +1364,7 @@ impl<'a> ProofSearch<'a> {
                 stall_hold: None,
                 collected: None,
                 loops_for_every_path: None,
+                repaired: None,
             };
             (self.progress)(&report);
         }
@@ -1409,6 +1424,7 @@ impl<'a> ProofSearch<'a> {
             entries: self.table.len(),
             stall_hold: None,
             loops_for_every_path: None,
+            repaired: None,
             collected: Some(Collection {
                 forgotten,
                 kept: self.table.len(),
@@ -2007,12 +2023,14 @@ mod tests {
             ..ProofLimits::default()
         };
         let reads = std::cell::RefCell::new(Vec::new());
+        let repaired = std::cell::RefCell::new(Vec::new());
         let found = ProofSearch::run(&pos, Color::White, limits, &stop, |progress| {
             if let Some(read) = progress.stall_hold {
                 reads
                     .borrow_mut()
                     .push((read, progress.loops_for_every_path));
             }
+            repaired.borrow_mut().extend(progress.repaired);
         });
         let plain_every_path = std::cell::Cell::new(false);
         let plain = ProofSearch::run(
@@ -2040,6 +2058,10 @@ mod tests {
         assert!(!first.closes && first.out > 0);
         assert!(every_path.is_some_and(|forgotten| forgotten > 0));
         assert!(reads[1..].iter().all(|(_, again)| again.is_none()));
+        // Each repair was reported with the disproofs it forgot.
+        let repaired = repaired.into_inner();
+        assert_eq!(repaired.len(), 3);
+        assert!(repaired.iter().all(|&forgotten| forgotten > 0));
     }
 
     fn reflected(text: &str, symmetry: Symmetry) -> Position {
