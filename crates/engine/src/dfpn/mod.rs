@@ -767,12 +767,9 @@ impl<'a> ProofSearch<'a> {
                 let switched = (graph.is_none() && !search.loops_for_every_path)
                     .then(|| search.take_loops_for_every_path());
                 let report = ProofProgress {
-                    nodes: search.nodes,
-                    entries: search.table.len(),
-                    collected: None,
                     loops_for_every_path: switched,
-                    repaired: None,
                     stall_hold: Some(read),
+                    ..search.progress_now()
                 };
                 (search.progress)(&report);
                 if let Some(graph) = graph {
@@ -803,14 +800,23 @@ impl<'a> ProofSearch<'a> {
             }
             search.repairs += 1;
             let report = ProofProgress {
-                nodes: search.nodes,
-                entries: search.table.len(),
-                stall_hold: None,
-                collected: None,
-                loops_for_every_path: None,
                 repaired: Some(forgotten),
+                ..search.progress_now()
             };
             (search.progress)(&report);
+        }
+    }
+
+    /// A progress report of the search as it stands, with nothing else to
+    /// tell.
+    fn progress_now(&self) -> ProofProgress {
+        ProofProgress {
+            nodes: self.nodes,
+            entries: self.table.len(),
+            stall_hold: None,
+            collected: None,
+            loops_for_every_path: None,
+            repaired: None,
         }
     }
 
@@ -848,10 +854,10 @@ impl<'a> ProofSearch<'a> {
             return 0;
         }
         let mut forgotten = 0;
+        // Taken for disproved from every path, a looping node out of the
+        // set is forgotten too.
+        let every_path = self.loops_for_every_path;
         for (key, _) in graph.index.iter().filter(|(_, i)| graph.out[**i as usize]) {
-            // Taken for disproved from every path, a looping node out of
-            // the set is forgotten too.
-            let every_path = self.loops_for_every_path;
             if let Some(entry) = self.table.get_mut(*key)
                 && (entry.numbers().disproof == 0 || (every_path && entry.is_loop()))
             {
@@ -1358,14 +1364,7 @@ impl<'a> ProofSearch<'a> {
     fn should_stop(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes % (1 << 20) == 0 {
-            let report = ProofProgress {
-                nodes: self.nodes,
-                entries: self.table.len(),
-                stall_hold: None,
-                collected: None,
-                loops_for_every_path: None,
-                repaired: None,
-            };
+            let report = self.progress_now();
             (self.progress)(&report);
         }
         if self.nodes - self.stall_mark.0 >= self.stall_window {
@@ -1420,17 +1419,13 @@ impl<'a> ProofSearch<'a> {
         self.forgotten += forgotten as u64;
         self.stall_mark = (self.nodes, self.table.len());
         let report = ProofProgress {
-            nodes: self.nodes,
-            entries: self.table.len(),
-            stall_hold: None,
-            loops_for_every_path: None,
-            repaired: None,
             collected: Some(Collection {
                 forgotten,
                 kept: self.table.len(),
                 up_to: largest_in_class(up_to),
                 loop_targets: self.loop_targets.len(),
             }),
+            ..self.progress_now()
         };
         (self.progress)(&report);
         true
