@@ -1,6 +1,10 @@
 //! `epaminondas solve --full` and `solve --verify`: deciding a position with
 //! perfect play, and checking the proof file such a solve writes.
 
+mod side;
+
+pub use side::solve_moves_for_side;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -10,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use crate::output::{Failure, Outcome, outln};
 use epaminondas_engine::dfpn::{
-    ProofLimits, ProofSearch, Verdict, entries_within, hold_positions_within, table_key,
-    with_large_stack,
+    ProofLimits, ProofProgress, ProofSearch, Verdict, entries_within, hold_positions_within,
+    table_key, with_large_stack,
 };
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
 use epaminondas_rules::{Color, Move, Position};
@@ -39,56 +43,7 @@ pub fn solve_full(
         let mut holds = Vec::new();
         for &prover in &provers {
             eprintln!("looking for a forced win for {prover}");
-            let search = ProofSearch::run(pos, prover, limits, stop, |progress| {
-                if let Some(room) = progress.collected {
-                    eprintln!(
-                        "  the table was full: forgot the {} unsettled positions whose numbers add up to {} or less, kept {} ({} of them loop targets; {:.1} s)",
-                        room.forgotten,
-                        room.up_to,
-                        room.kept,
-                        room.loop_targets,
-                        started.elapsed().as_secs_f64()
-                    );
-                    return;
-                }
-                if let Some(forgotten) = progress.repaired {
-                    eprintln!(
-                        "  no win found, but the other side's hold did not close over the positions searched: forgot {forgotten} disproofs outside it and searching again ({:.1} s)",
-                        started.elapsed().as_secs_f64()
-                    );
-                    return;
-                }
-                if let Some(hold) = progress.stall_hold {
-                    eprintln!(
-                        "  the search went round (the table stopped growing): {}",
-                        match hold {
-                            Some(read) if read.closes => format!(
-                                "the hold closes ({} of its {} positions in it)",
-                                read.positions - read.out,
-                                read.positions
-                            ),
-                            Some(read) => format!(
-                                "the hold does not close ({} of its {} positions are out); searching on",
-                                read.out, read.positions
-                            ),
-                            None => "the hold's graph is too large to read; searching on".into(),
-                        }
-                    );
-                    if let Some(forgotten) = progress.loops_for_every_path {
-                        eprintln!(
-                            "  from now on a disproof that rests on a return to the path is taken for every path (the hold checks it); the search starts again from the {} settled positions ({forgotten} unsettled ones forgotten)",
-                            progress.entries
-                        );
-                    }
-                    return;
-                }
-                eprintln!(
-                    "  {} nodes, {} positions, {:.1} s",
-                    progress.nodes,
-                    progress.entries,
-                    started.elapsed().as_secs_f64()
-                );
-            });
+            let search = ProofSearch::run(pos, prover, limits, stop, progress_printer(started));
             let seconds = started.elapsed().as_secs_f64();
             let repairs = match search.repairs() {
                 0 => String::new(),
@@ -194,6 +149,62 @@ pub fn solve_full(
     })
 }
 
+/// Prints a proof search's progress to standard error (every million
+/// nodes, and what it did when it went round, was full or repaired), with
+/// the seconds since `started`.
+fn progress_printer(started: Instant) -> impl FnMut(&ProofProgress) {
+    move |progress| {
+        if let Some(room) = progress.collected {
+            eprintln!(
+                "  the table was full: forgot the {} unsettled positions whose numbers add up to {} or less, kept {} ({} of them loop targets; {:.1} s)",
+                room.forgotten,
+                room.up_to,
+                room.kept,
+                room.loop_targets,
+                started.elapsed().as_secs_f64()
+            );
+            return;
+        }
+        if let Some(forgotten) = progress.repaired {
+            eprintln!(
+                "  no win found, but the other side's hold did not close over the positions searched: forgot {forgotten} disproofs outside it and searching again ({:.1} s)",
+                started.elapsed().as_secs_f64()
+            );
+            return;
+        }
+        if let Some(hold) = progress.stall_hold {
+            eprintln!(
+                "  the search went round (the table stopped growing): {}",
+                match hold {
+                    Some(read) if read.closes => format!(
+                        "the hold closes ({} of its {} positions in it)",
+                        read.positions - read.out,
+                        read.positions
+                    ),
+                    Some(read) => format!(
+                        "the hold does not close ({} of its {} positions are out); searching on",
+                        read.out, read.positions
+                    ),
+                    None => "the hold's graph is too large to read; searching on".into(),
+                }
+            );
+            if let Some(forgotten) = progress.loops_for_every_path {
+                eprintln!(
+                    "  from now on a disproof that rests on a return to the path is taken for every path (the hold checks it); the search starts again from the {} settled positions ({forgotten} unsettled ones forgotten)",
+                    progress.entries
+                );
+            }
+            return;
+        }
+        eprintln!(
+            "  {} nodes, {} positions, {:.1} s",
+            progress.nodes,
+            progress.entries,
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
 /// The memory a search may take (`--memory`, `--hold-memory`).
 #[derive(Clone, Copy, Debug)]
 pub struct SearchMemory {
@@ -260,15 +271,17 @@ pub struct MovesLimits {
 }
 
 impl MovesLimits {
-    /// The limits of one of the two searches kept through the moves (see
-    /// `MoveSearches`), for a move searched from now: half of the memory
-    /// each, so that both together stay within it.
-    fn starting_now(&self) -> ProofLimits {
+    /// The limits of one of the `searches` searches kept through the moves
+    /// (two in `MoveSearches`, one with `--side`), for a move searched from
+    /// now: an equal share of the memory each, so that together they stay
+    /// within it.
+    fn starting_now(&self, searches: usize) -> ProofLimits {
         let whole = self.memory.limits();
+        let searches = searches.max(1);
         ProofLimits {
             deadline: self.move_time.map(|time| Instant::now() + time),
-            max_entries: (whole.max_entries / 2).max(1),
-            max_hold: whole.max_hold.map(|hold| (hold / 2).max(1)),
+            max_entries: (whole.max_entries / searches).max(1),
+            max_hold: whole.max_hold.map(|hold| (hold / searches).max(1)),
             ..whole
         }
     }
@@ -286,22 +299,8 @@ pub fn solve_moves(
     stop: &AtomicBool,
 ) -> Outcome {
     let mover = pos.turn();
-    let moves = pos.legal_moves();
-    if pos.has_crossed() || moves.is_empty() {
-        return Err(Failure::Input(format!(
-            "the game is over at {pos}: {mover} has {} there",
-            if pos.has_crossed() { "won" } else { "no move" }
-        )));
-    }
+    let (moves, afters) = first_moves(pos)?;
     let started = Instant::now();
-    let afters: Vec<Position> = moves
-        .iter()
-        .map(|&mv| {
-            let mut after = pos.clone();
-            after.play_unchecked(mv);
-            after
-        })
-        .collect();
     // The rules treat a position and its left-right reflection alike, so a
     // move leading to the reflection of an earlier move's position has its
     // value (found by the key a proof search's table uses), and its proof
@@ -393,6 +392,28 @@ pub fn solve_moves(
     save(proof_path, &sections)
 }
 
+/// The legal moves of `pos` and the position after each; an error when the
+/// game is over there.
+fn first_moves(pos: &Position) -> Result<(Vec<Move>, Vec<Position>), Failure> {
+    let moves = pos.legal_moves();
+    if pos.has_crossed() || moves.is_empty() {
+        return Err(Failure::Input(format!(
+            "the game is over at {pos}: {} has {} there",
+            pos.turn(),
+            if pos.has_crossed() { "won" } else { "no move" }
+        )));
+    }
+    let afters = moves
+        .iter()
+        .map(|&mv| {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            after
+        })
+        .collect();
+    Ok((moves.to_vec(), afters))
+}
+
 /// A strategy read from a proof search: the text of each position where
 /// the claim's player moves, and the move there (ordered, so that a proof
 /// file comes out the same every time).
@@ -425,24 +446,58 @@ struct MoveSearches<'a> {
 
 /// Searches from `start` in the search kept in `slot` (whether `prover`
 /// can force a win), or in a new one when there is none yet; within
-/// `limits` from now.
+/// `proof_limits` (see [`MovesLimits::starting_now`]); printing its
+/// progress, with the seconds since `progress`, when given one.
 fn search_in<'s, 'a>(
     slot: &'s mut Option<ProofSearch<'a>>,
     start: &Position,
     prover: Color,
-    limits: MovesLimits,
+    proof_limits: ProofLimits,
     stop: &'a AtomicBool,
+    progress: Option<Instant>,
 ) -> &'s mut ProofSearch<'a> {
-    let proof_limits = limits.starting_now();
     let search = match slot.take() {
         Some(mut search) => {
             search.set_deadline(proof_limits.deadline);
             search.run_from(start);
             search
         }
-        None => ProofSearch::run(start, prover, proof_limits, stop, |_| {}),
+        None => {
+            let mut print = progress.map(progress_printer);
+            ProofSearch::run(start, prover, proof_limits, stop, move |p| {
+                if let Some(print) = print.as_mut() {
+                    print(p);
+                }
+            })
+        }
     };
     slot.insert(search)
+}
+
+/// The strategies `search` found from each of `starts` (the first one
+/// searched, the others its reflections) when `keep_proofs`; without, only
+/// the first one's, empty, to say whether it closes. `None` for a start
+/// whose proof does not close. The hold's graph is let go of once read.
+fn read_strategies(
+    search: &mut ProofSearch<'_>,
+    starts: &[Position],
+    keep_proofs: bool,
+) -> Vec<Option<Strategy>> {
+    let starts = if keep_proofs { starts } else { &starts[..1] };
+    let read = starts
+        .iter()
+        .map(|start| {
+            let mut strategy = Strategy::new();
+            search.for_each_step_from(start, |at, mv| {
+                if keep_proofs {
+                    strategy.insert(at.to_string(), mv);
+                }
+            })?;
+            Some(strategy)
+        })
+        .collect();
+    search.forget_hold();
+    read
 }
 
 /// What the positions in `afters` (after moves of `mover`; the first one
@@ -462,26 +517,15 @@ fn move_value<'a>(
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return (MoveValue::Undecided, proofs);
     }
-    // Each start's strategy, when asked for; without, only whether the
-    // first one's closes. The hold's graph is let go of once read.
-    let read = |search: &mut ProofSearch<'_>| -> Vec<Option<Strategy>> {
-        let starts = if keep_proofs { afters } else { &afters[..1] };
-        let read = starts
-            .iter()
-            .map(|start| {
-                let mut strategy = Strategy::new();
-                search.for_each_step_from(start, |at, mv| {
-                    if keep_proofs {
-                        strategy.insert(at.to_string(), mv);
-                    }
-                })?;
-                Some(strategy)
-            })
-            .collect();
-        search.forget_hold();
-        read
-    };
-    let attack = search_in(&mut searches.attack, &afters[0], mover, limits, stop);
+    let read = |search: &mut ProofSearch<'_>| read_strategies(search, afters, keep_proofs);
+    let attack = search_in(
+        &mut searches.attack,
+        &afters[0],
+        mover,
+        limits.starting_now(2),
+        stop,
+        None,
+    );
     let verdict = attack.verdict();
     // Stopped by its own time or memory, not from outside, the search for
     // the mover's win leaves the other side's to run: a move that loses may
@@ -501,7 +545,14 @@ fn move_value<'a>(
     if verdict == Verdict::Proven {
         return (MoveValue::Wins, proofs);
     }
-    let defence = search_in(&mut searches.defence, &afters[0], !mover, limits, stop);
+    let defence = search_in(
+        &mut searches.defence,
+        &afters[0],
+        !mover,
+        limits.starting_now(2),
+        stop,
+        None,
+    );
     let value = match defence.verdict() {
         Verdict::Proven => MoveValue::Loses,
         _ if attack_stopped => return (MoveValue::Undecided, proofs),
@@ -540,22 +591,7 @@ fn move_value<'a>(
 /// a hold stays a hold. The checker checks the joined file all the same.
 fn root_proofs(pos: &Position, moved: Vec<(Move, MoveValue, MoveProofs)>) -> Option<Vec<Section>> {
     let mover = pos.turn();
-    // A strategy from `found`, with `first` at the start where it has none.
-    let with_first = |found: Option<Strategy>, first: Move| {
-        let mut strategy = found?;
-        strategy.entry(pos.to_string()).or_insert(first);
-        Some(strategy)
-    };
-    let joined = |parts: Vec<Option<Strategy>>| {
-        parts
-            .into_iter()
-            .try_fold(Strategy::new(), |mut all, part| {
-                for (at, mv) in part? {
-                    all.entry(at).or_insert(mv);
-                }
-                Some(all)
-            })
-    };
+    let with_first = |found: Option<Strategy>, first: Move| with_first(pos, found, first);
     if let Some(won) = moved.iter().position(|(_, v, _)| *v == MoveValue::Wins) {
         let (mv, _, found) = moved.into_iter().nth(won)?;
         let strategy = with_first(found.attack, mv)?;
@@ -587,6 +623,28 @@ fn root_proofs(pos: &Position, moved: Vec<(Move, MoveValue, MoveProofs)>) -> Opt
         strategy_section(pos, Claim::Holds(!mover), &joined(others)?),
         strategy_section(pos, Claim::Holds(mover), &own?),
     ])
+}
+
+/// The strategy `found` (after a move) from `pos`, with `first` at `pos`
+/// where it has no move there; `None` without one.
+fn with_first(pos: &Position, found: Option<Strategy>, first: Move) -> Option<Strategy> {
+    let mut strategy = found?;
+    strategy.entry(pos.to_string()).or_insert(first);
+    Some(strategy)
+}
+
+/// The strategies `parts` (after different moves) joined into one, a
+/// position already in one keeping its move (see `root_proofs`); `None`
+/// when one is missing.
+fn joined(parts: Vec<Option<Strategy>>) -> Option<Strategy> {
+    parts
+        .into_iter()
+        .try_fold(Strategy::new(), |mut all, part| {
+            for (at, mv) in part? {
+                all.entry(at).or_insert(mv);
+            }
+            Some(all)
+        })
 }
 
 /// A proof's text from its strategy.

@@ -83,8 +83,11 @@ pub struct SolveArgs {
     hold_memory: Option<u64>,
     /// With --full: look only for this side's forced win (white or black),
     /// not for both sides' in turn; without one, the proof is that the
-    /// other side holds.
-    #[arg(long, requires = "full", conflicts_with = "moves", value_name = "COLOR",
+    /// other side holds. With --moves: after each move, the engine's best
+    /// first, until the side's value is known (for the side not to move,
+    /// one move after which it cannot win is enough, and the others are not
+    /// searched).
+    #[arg(long, requires = "full", value_name = "COLOR",
           value_parser = crate::args::color)]
     side: Option<Color>,
     /// Check a proof file written by `solve --full --proof` with the rules
@@ -145,6 +148,15 @@ pub fn run(args: &SolveArgs) -> Outcome {
             memory,
             move_time: args.move_time.map(Duration::from_secs_f64),
         };
+        if let Some(side) = args.side {
+            return crate::prove::solve_moves_for_side(
+                &pos,
+                side,
+                limits,
+                args.proof.as_deref(),
+                stop,
+            );
+        }
         return crate::prove::solve_moves(&pos, limits, args.proof.as_deref(), stop);
     }
     if args.full {

@@ -13,6 +13,13 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// What `solve --verify FILE` printed, once it succeeded.
+fn verified(file: &str) -> String {
+    let out = run(&["solve", "--verify", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -437,12 +444,10 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "{text}"
     );
     assert!(lines[3].starts_with("proof written to "), "{text}");
-    let out = run(&["solve", "--verify", joined]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let checked = verified(joined);
     assert!(
-        stdout(&out).starts_with("proof checked: black wins from bbbb/bbbb/wwww/wwww w "),
-        "{}",
-        stdout(&out)
+        checked.starts_with("proof checked: black wins from bbbb/bbbb/wwww/wwww w "),
+        "{checked}"
     );
     // Without the symmetry rule neither side wins after either move: the
     // joined proof is both sides' holds from the start.
@@ -462,23 +467,20 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "{}",
         stdout(&out)
     );
-    let out = run(&["solve", "--verify", joined]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let checked = verified(joined);
     assert!(
-        stdout(&out).ends_with("so neither side can force a win from bbbb/bbbb/wwww/wwww w\n"),
-        "{}",
-        stdout(&out)
+        checked.ends_with("so neither side can force a win from bbbb/bbbb/wwww/wwww w\n"),
+        "{checked}"
     );
     // Where the mover wins, the proof starts with a winning move.
     let out = run(&[
         "solve", "--board", "4x5", "--full", "--moves", "--proof", joined,
     ]);
     assert!(stdout(&out).contains("white wins: "), "{}", stdout(&out));
-    let out = run(&["solve", "--verify", joined]);
+    let checked = verified(joined);
     assert!(
-        stdout(&out).starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),
-        "{}",
-        stdout(&out)
+        checked.starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),
+        "{checked}"
     );
     // A board too big to decide: with --move-time every move is still
     // searched (each cut off, here), and the report says none is decided.
@@ -523,13 +525,12 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "{}",
         stderr(&out)
     );
-    let out = run(&["solve", "--verify", joined]);
+    let checked = verified(joined);
     assert!(
-        stdout(&out).starts_with(
+        checked.starts_with(
             "proof checked: white cannot force a win (black holds) from bbbb/bbbb/wwww/wwww w "
         ),
-        "{}",
-        stdout(&out)
+        "{checked}"
     );
     let out = run(&["solve", "--board", "4x4", "--full", "--side", "black"]);
     assert!(
@@ -537,10 +538,69 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "{}",
         stdout(&out)
     );
+    // One side's search move by move: for the side not to move, one move
+    // after which it cannot win decides, and its proof is the mover's hold
+    // starting with that move.
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--symmetry",
+        "off",
+        "--full",
+        "--moves",
+        "--side",
+        "black",
+        "--proof",
+        joined,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("black cannot force a win: after b1,c2-d3:1, white holds ("),
+        "{text}"
+    );
+    let checked = verified(joined);
+    assert!(
+        checked.starts_with(
+            "proof checked: black cannot force a win (white holds) from bbbb/bbbb/wwww/wwww w "
+        ),
+        "{checked}"
+    );
+    // With the symmetry rule Black wins after both moves: the proof is
+    // Black's wins after each, joined.
+    let out = run(&[
+        "solve", "--board", "4x4", "--full", "--moves", "--side", "black", "--proof", joined,
+    ]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("black wins: it wins after each of white's 2 moves ("),
+        "{text}"
+    );
+    let checked = verified(joined);
+    assert!(
+        checked.starts_with("proof checked: black wins from bbbb/bbbb/wwww/wwww w "),
+        "{checked}"
+    );
+    // For the side to move, one winning move decides; the others are not
+    // searched.
+    let out = run(&[
+        "solve", "--board", "4x5", "--full", "--moves", "--side", "white", "--proof", joined,
+    ]);
+    let text = stdout(&out);
+    let last_lines: Vec<&str> = text.lines().rev().take(2).collect();
+    assert!(
+        last_lines[1].starts_with("white wins: ") && text.lines().count() <= 4,
+        "{text}"
+    );
+    let checked = verified(joined);
+    assert!(
+        checked.starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),
+        "{checked}"
+    );
     // Wrong use gets clear errors.
     for wrong in [
-        &["solve", "--full", "--moves", "--side", "white"][..],
-        &["solve", "--full", "--side", "green"],
+        &["solve", "--full", "--side", "green"][..],
         &["solve", "--side", "white", "4"],
     ] {
         let out = run(wrong);
