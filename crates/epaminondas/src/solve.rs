@@ -60,6 +60,14 @@ pub struct SolveArgs {
     /// move quickly); a move cut off is reported undecided.
     #[arg(long, requires = "moves", value_name = "SECONDS", value_parser = positive_seconds)]
     move_time: Option<f64>,
+    /// With --moves --side: decide the position this many plies deep (1 to
+    /// 6; 1, the default, after each move): each position that many moves
+    /// on is searched, and the positions above are decided from them, the
+    /// engine's best moves first, stopping at the first that decides (for
+    /// a board whose searches after one move are still too large).
+    #[arg(long, requires = "moves", value_name = "PLIES",
+          value_parser = clap::value_parser!(u32).range(1..=6))]
+    split: Option<u32>,
     /// With --full: the most memory the search's table may take, in MiB
     /// (16 bytes a slot, four fifths of them usable, and a sixteenth more
     /// while it grows: 4096 MiB hold 202 million positions, 12000 MiB 592
@@ -152,10 +160,16 @@ pub fn run(args: &SolveArgs) -> Outcome {
             return crate::prove::solve_moves_for_side(
                 &pos,
                 side,
+                args.split.unwrap_or(1),
                 limits,
                 args.proof.as_deref(),
                 stop,
             );
+        }
+        if args.split.is_some() {
+            return Err(Failure::Input(
+                "--split works with --side only (one side's win, decided move by move)".into(),
+            ));
         }
         return crate::prove::solve_moves(&pos, limits, args.proof.as_deref(), stop);
     }

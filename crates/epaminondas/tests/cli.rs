@@ -567,6 +567,51 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         ),
         "{checked}"
     );
+    // Split two plies deep: White's move, then each of Black's replies
+    // searched; the hold joined from those below it still checks.
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--symmetry",
+        "off",
+        "--full",
+        "--moves",
+        "--side",
+        "black",
+        "--split",
+        "2",
+        "--proof",
+        joined,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines().any(|l| l.starts_with("b1,c2-d3:1 ")
+            && l.contains(" black cannot force a win (white holds) (")
+            && l.contains(" moves)")),
+        "{text}"
+    );
+    assert!(
+        text.contains("black cannot force a win: after b1,c2-d3:1, white holds ("),
+        "{text}"
+    );
+    let checked = verified(joined);
+    assert!(
+        checked.starts_with(
+            "proof checked: black cannot force a win (white holds) from bbbb/bbbb/wwww/wwww w "
+        ),
+        "{checked}"
+    );
+    let out = run(&[
+        "solve", "--board", "4x4", "--full", "--moves", "--split", "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--split works with --side only"),
+        "{}",
+        stderr(&out)
+    );
     // With the symmetry rule Black wins after both moves: the proof is
     // Black's wins after each, joined.
     let out = run(&[

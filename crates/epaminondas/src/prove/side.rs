@@ -18,7 +18,7 @@ use std::time::Instant;
 use epaminondas_engine::dfpn::{ProofSearch, Verdict, table_key, with_large_stack};
 use epaminondas_engine::{Engine, Limits};
 use epaminondas_rules::proof::Claim;
-use epaminondas_rules::{Color, Position};
+use epaminondas_rules::{Color, Move, Position};
 
 use super::{
     MovesLimits, Strategy, first_moves, joined, read_strategies, save, search_in, strategy_section,
@@ -46,21 +46,22 @@ enum SideValue {
     Undecided,
 }
 
-/// Runs `epaminondas solve --full --moves --side SIDE`: whether `side` can
-/// force a win from `pos`, decided move by move (see the module's notes),
-/// one search kept through the moves, each move's within `limits`. With
-/// `proof_path`, writes the proof of the answer.
+/// Runs `epaminondas solve --full --moves --side SIDE [--split PLIES]`:
+/// whether `side` can force a win from `pos`, decided move by move (see the
+/// module's notes), `plies` deep (1: after each first move; 2: after each
+/// reply to each, and so on), one search kept through all the positions
+/// searched, each within `limits`. With `proof_path`, writes the proof of
+/// the answer.
 pub fn solve_moves_for_side(
     pos: &Position,
     side: Color,
+    plies: u32,
     limits: MovesLimits,
     proof_path: Option<&Path>,
     stop: &AtomicBool,
 ) -> Outcome {
     let mover = pos.turn();
-    let (moves, afters) = first_moves(pos)?;
-    let started = Instant::now();
-    let order = engine_order(&afters, stop);
+    let (moves, _) = first_moves(pos)?;
     if side == mover {
         eprintln!("looking for a move that wins for {side}, the engine's best first");
     } else {
@@ -68,141 +69,237 @@ pub fn solve_moves_for_side(
             "looking for a forced win for {side} after each move of {mover}'s, the engine's best for {mover} first"
         );
     }
-    // A move leading to the reflection of another's position has its value
-    // (see `solve_moves`); both are read from the same search.
-    let keys: Vec<u64> = afters.iter().map(table_key).collect();
-    let decisive = if side == mover {
-        SideValue::Wins
-    } else {
-        SideValue::CannotWin
-    };
-    // The value that decides the other way, when every move has it.
-    let opposite = if side == mover {
-        SideValue::CannotWin
-    } else {
-        SideValue::Wins
-    };
-    let mut values: Vec<Option<SideValue>> = vec![None; moves.len()];
-    let mut strategies: Vec<Option<Strategy>> = vec![None; moves.len()];
-    let mut decided_by = None;
-    with_large_stack(|| {
-        let mut search = None;
-        let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
-        for &i in &order {
-            groups.entry(keys[i]).or_default().push(i);
-        }
-        for &i in &order {
-            if values[i].is_some() {
-                continue;
-            }
-            let group = &groups[&keys[i]];
-            let starts: Vec<Position> = group.iter().map(|&k| afters[k].clone()).collect();
-            let progress = Some(started);
-            let (value, found) = side_value(
-                &mut search,
-                &starts,
-                side,
-                limits,
-                stop,
-                progress,
-                proof_path.is_some(),
-            );
-            for (&k, found) in group.iter().zip(found) {
-                values[k] = Some(value);
-                strategies[k] = found;
-                let note = if k == i {
-                    String::new()
-                } else {
-                    format!(
-                        ", as after {}, its reflection",
-                        moves[i].with_capture_mark()
-                    )
-                };
-                outln!(
-                    "{:<14} {} ({:.2} s{note})",
-                    moves[k].with_capture_mark().to_string(),
-                    describe(value, side),
-                    started.elapsed().as_secs_f64()
-                );
-            }
-            if value == decisive {
-                decided_by = Some(i);
-                break;
-            }
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-        }
+    let started = Instant::now();
+    let keep_proofs = proof_path.is_some();
+    // The search is made and kept inside the large stack's thread.
+    let root = with_large_stack(|| {
+        let mut split = Splitter {
+            side,
+            limits,
+            stop,
+            keep_proofs,
+            started,
+            search: None,
+            engine: Engine::new(16),
+        };
+        split.node(pos, &mut Vec::new(), plies.max(1))
     });
     let seconds = started.elapsed().as_secs_f64();
     let total = moves.len();
-    let (claim, strategy) = if let Some(i) = decided_by {
-        let first = moves[i].with_capture_mark();
-        let claim = if side == mover {
+    let claim = match (root.value, root.decided_by) {
+        (SideValue::Wins, Some(first)) => {
+            let first = first.with_capture_mark();
             outln!("{side} wins: {first} wins ({seconds:.2} s)");
             Claim::Wins(side)
-        } else {
+        }
+        (SideValue::CannotWin, Some(first)) => {
+            let first = first.with_capture_mark();
             outln!("{side} cannot force a win: after {first}, {mover} holds ({seconds:.2} s)");
             Claim::Holds(mover)
-        };
-        (claim, with_first(pos, strategies[i].take(), moves[i]))
-    } else if values.iter().all(|v| *v == Some(opposite)) {
-        let claim = if side == mover {
+        }
+        (SideValue::CannotWin, None) => {
             outln!("{side} cannot force a win: none of its {total} moves wins ({seconds:.2} s)");
             Claim::Holds(!side)
-        } else {
+        }
+        (SideValue::Wins, None) => {
             outln!("{side} wins: it wins after each of {mover}'s {total} moves ({seconds:.2} s)");
             Claim::Wins(side)
-        };
-        (claim, joined(strategies))
-    } else {
-        let proven = |wanted: SideValue| values.iter().filter(|v| **v == Some(wanted)).count();
-        let undecided = total - proven(SideValue::Wins) - proven(SideValue::CannotWin);
-        if side == mover {
-            outln!(
-                "not decided: no move found that wins for {side}, {} of {total} proven not to, {undecided} undecided ({seconds:.2} s)",
-                proven(SideValue::CannotWin)
-            );
-        } else {
-            outln!(
-                "not decided: {side} wins after {} of {mover}'s {total} moves, no move found after which it cannot, {undecided} undecided ({seconds:.2} s)",
-                proven(SideValue::Wins)
-            );
         }
-        if stop.load(Ordering::Relaxed) {
-            return Err(Failure::Run(format!(
-                "stopped after {seconds:.1} s before {side}'s value was decided"
-            )));
+        _ => {
+            let proven = |wanted: SideValue| root.below.iter().filter(|v| **v == wanted).count();
+            let undecided = total - proven(SideValue::Wins) - proven(SideValue::CannotWin);
+            if side == mover {
+                outln!(
+                    "not decided: no move found that wins for {side}, {} of {total} proven not to, {undecided} undecided ({seconds:.2} s)",
+                    proven(SideValue::CannotWin)
+                );
+            } else {
+                outln!(
+                    "not decided: {side} wins after {} of {mover}'s {total} moves, no move found after which it cannot, {undecided} undecided ({seconds:.2} s)",
+                    proven(SideValue::Wins)
+                );
+            }
+            if stop.load(Ordering::Relaxed) {
+                return Err(Failure::Run(format!(
+                    "stopped after {seconds:.1} s before {side}'s value was decided"
+                )));
+            }
+            return Ok(());
         }
-        return Ok(());
     };
     if proof_path.is_none() {
         return Ok(());
     }
-    let strategy = strategy.ok_or_else(|| {
+    let strategy = root.strategy.ok_or_else(|| {
         Failure::Run("no proof written: a move's proof could not be read back".into())
     })?;
     save(proof_path, &[strategy_section(pos, claim, &strategy)])
 }
 
-/// The moves (by index into `afters`, the positions after them) best for
-/// the side that made them first, by a short engine search of each
-/// position; equal scores keep the moves' order.
-fn engine_order(afters: &[Position], stop: &AtomicBool) -> Vec<usize> {
-    let mut engine = Engine::new(16);
-    let limits = Limits::nodes(ORDER_NODES);
-    let scores: Vec<i32> = afters
-        .iter()
-        .map(|after| {
-            // Each position searched from an empty table, so that the order
-            // does not depend on what was searched before.
-            engine.clear();
-            -engine.search(after, &limits, stop, |_| {}).score
-        })
-        .collect();
-    let mut order: Vec<usize> = (0..afters.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-    order
+/// The positions of a split searched so far and what they share: one proof
+/// search for the side's win, kept from position to position (what it
+/// settled for one serves the others), and the engine that orders moves.
+struct Splitter<'a> {
+    side: Color,
+    limits: MovesLimits,
+    stop: &'a AtomicBool,
+    keep_proofs: bool,
+    started: Instant,
+    search: Option<ProofSearch<'a>>,
+    engine: Engine,
+}
+
+/// What a position of the split came to.
+struct Found {
+    /// Its value for the side.
+    value: SideValue,
+    /// The move that decided it, when one did: a winning move of the side,
+    /// or a move of the other side after which the side cannot win.
+    decided_by: Option<Move>,
+    /// The values of the moves searched from it, in the order searched.
+    below: Vec<SideValue>,
+    /// The proof of its value, when asked for and decided.
+    strategy: Option<Strategy>,
+}
+
+impl Splitter<'_> {
+    /// Decides `pos`, reached by the moves `line`: with `plies` left, by
+    /// its moves' values, the engine's best for the mover first, stopping
+    /// at the first move that decides it; with none left (or the game over
+    /// there), by the proof search. Prints each position's value as it is
+    /// found.
+    fn node(&mut self, pos: &Position, line: &mut Vec<Move>, plies: u32) -> Found {
+        let leaf = |this: &mut Self, line: &[Move]| {
+            let (value, mut strategies) = side_value(
+                &mut this.search,
+                std::slice::from_ref(pos),
+                this.side,
+                this.limits,
+                this.stop,
+                Some(this.started),
+                this.keep_proofs,
+            );
+            this.print(line, value, "");
+            Found {
+                value,
+                decided_by: None,
+                below: Vec::new(),
+                strategy: strategies.pop().flatten(),
+            }
+        };
+        let Ok((moves, afters)) = first_moves(pos) else {
+            return leaf(self, line);
+        };
+        if plies == 0 {
+            return leaf(self, line);
+        }
+        let side_moves = pos.turn() == self.side;
+        let (decisive, opposite) = if side_moves {
+            (SideValue::Wins, SideValue::CannotWin)
+        } else {
+            (SideValue::CannotWin, SideValue::Wins)
+        };
+        let order = self.order(&afters);
+        let keys: Vec<u64> = afters.iter().map(table_key).collect();
+        let mut first_with_key: HashMap<u64, (usize, SideValue)> = HashMap::new();
+        let mut below = Vec::new();
+        let mut strategies = Vec::new();
+        let mut decided_by = None;
+        for &i in &order {
+            line.push(moves[i]);
+            // A move leading to the reflection of an earlier one's position
+            // has its value; it is searched again (at once: the table has
+            // it) only when that value needs its proof.
+            let found = match first_with_key.get(&keys[i]) {
+                Some(&(earlier, value)) if value != decisive && value != opposite => {
+                    let note = format!(
+                        ", as after {}, its reflection",
+                        moves[earlier].with_capture_mark()
+                    );
+                    self.print(line, value, &note);
+                    Found {
+                        value,
+                        decided_by: None,
+                        below: Vec::new(),
+                        strategy: None,
+                    }
+                }
+                _ => self.node(&afters[i], line, plies - 1),
+            };
+            line.pop();
+            first_with_key.entry(keys[i]).or_insert((i, found.value));
+            below.push(found.value);
+            strategies.push(found.strategy);
+            if found.value == decisive {
+                decided_by = Some(moves[i]);
+                break;
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        let every = |wanted: &dyn Fn(SideValue) -> bool| {
+            below.len() == moves.len() && below.iter().all(|&v| wanted(v))
+        };
+        let (value, strategy) = if let Some(first) = decided_by {
+            let strategy = strategies.pop().flatten();
+            (decisive, with_first(pos, strategy, first))
+        } else if every(&|v| v == opposite) {
+            (opposite, joined(strategies))
+        } else if (side_moves && every(&|v| v == opposite || v == SideValue::NoWinFound))
+            || (!side_moves && below.contains(&SideValue::NoWinFound))
+        {
+            (SideValue::NoWinFound, None)
+        } else {
+            (SideValue::Undecided, None)
+        };
+        if !line.is_empty() {
+            self.print(
+                line,
+                value,
+                &format!(", from {} of its {} moves", below.len(), moves.len()),
+            );
+        }
+        Found {
+            value,
+            decided_by,
+            below,
+            strategy,
+        }
+    }
+
+    /// Prints the value of the position after `line`.
+    fn print(&self, line: &[Move], value: SideValue, note: &str) {
+        let line: Vec<String> = line
+            .iter()
+            .map(|mv| mv.with_capture_mark().to_string())
+            .collect();
+        outln!(
+            "{:<14} {} ({:.2} s{note})",
+            line.join(" "),
+            describe(value, self.side),
+            self.started.elapsed().as_secs_f64()
+        );
+    }
+
+    /// The moves (by index into `afters`, the positions after them) best for
+    /// the side that made them first, by a short engine search of each
+    /// position; equal scores keep the moves' order.
+    fn order(&mut self, afters: &[Position]) -> Vec<usize> {
+        let limits = Limits::nodes(ORDER_NODES);
+        let scores: Vec<i32> = afters
+            .iter()
+            .map(|after| {
+                // Each position searched from an empty table, so that the
+                // order does not depend on what was searched before.
+                self.engine.clear();
+                -self.engine.search(after, &limits, self.stop, |_| {}).score
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..afters.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+        order
+    }
 }
 
 /// Whether `side` can force a win from `starts` (positions after one move;
