@@ -172,6 +172,13 @@ fn progress_printer(started: Instant) -> impl FnMut(&ProofProgress) {
             );
             return;
         }
+        if let Some(out) = progress.repair_repeated {
+            eprintln!(
+                "  no win found, but the other side's hold did not close: the {out} disproofs outside it are the ones the last repair forgot, found again the same way; this search ends there (no win found, the hold not proven; {:.1} s)",
+                started.elapsed().as_secs_f64()
+            );
+            return;
+        }
         if let Some(hold) = progress.stall_hold {
             eprintln!(
                 "  the search went round (the table stopped growing): {}",

@@ -228,6 +228,43 @@ impl Waiting {
 /// run again (see [`ProofSearch::run`]).
 const REPAIRS: u32 = 16;
 
+/// What a [`ProofSearch::repair`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Repair {
+    /// The hold closes (or could not be read): nothing to forget.
+    Closes,
+    /// Forgot this many disproofs out of the hold's set.
+    Forgot(usize),
+    /// The disproofs out of the set (this many) were those the last repair
+    /// forgot: nothing forgotten, the search ends with no win found and
+    /// the hold not proven.
+    Repeated(usize),
+}
+
+/// Which disproofs a repair forgot, as a count and an order-free sum of
+/// their keys, so that the next repair can tell whether it meets the same
+/// ones again (a search that keeps finding them the same way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct RepairMark {
+    last: Option<(usize, u64)>,
+}
+
+impl RepairMark {
+    /// Whether `keys` are the keys the last call was given (in any order);
+    /// remembers them for the next call.
+    fn repeats(&mut self, keys: &[u64]) -> bool {
+        let mark = (
+            keys.len(),
+            keys.iter()
+                .fold(0u64, |sum, key| sum.wrapping_add(key.wrapping_mul(KEY_MIX))),
+        );
+        self.last.replace(mark) == Some(mark)
+    }
+}
+
+/// An odd constant that spreads the keys' bits before they are summed.
+const KEY_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// What the table keeps of an expanded node, in eight bytes (a slot with
 /// its key takes 16): its numbers, and for a proven node, whose disproof
 /// number is infinite, when it was proven in the disproof number's place.
@@ -457,6 +494,11 @@ pub struct ProofProgress {
     /// did not close: the disproofs forgotten before it searches again
     /// (see [`ProofSearch::repairs`]).
     pub repaired: Option<usize>,
+    /// After a search that found no win whose hold did not close over the
+    /// very disproofs the last repair forgot (this many): searching again
+    /// would find them once more, so the search ends there: no win found,
+    /// the hold not proven.
+    pub repair_repeated: Option<usize>,
 }
 
 /// Room made in a full table: the unsettled positions whose proof and
@@ -741,6 +783,7 @@ impl<'a> ProofSearch<'a> {
             search.verdict = Verdict::Proven;
             return;
         }
+        let mut last_repair = RepairMark::default();
         for _ in 0..=REPAIRS {
             let searched = loop {
                 let searched = search.expand(&mut root, hash, INFINITY, INFINITY);
@@ -790,7 +833,18 @@ impl<'a> ProofSearch<'a> {
             if search.verdict != Verdict::NoWinFound || search.hold.is_some() {
                 break;
             }
-            let forgotten = search.repair();
+            let forgotten = match search.repair(&mut last_repair) {
+                Repair::Forgot(forgotten) => forgotten,
+                Repair::Closes => break,
+                Repair::Repeated(out) => {
+                    let report = ProofProgress {
+                        repair_repeated: Some(out),
+                        ..search.progress_now()
+                    };
+                    (search.progress)(&report);
+                    break;
+                }
+            };
             if search.interrupted() {
                 search.verdict = Verdict::Stopped;
                 break;
@@ -817,6 +871,7 @@ impl<'a> ProofSearch<'a> {
             collected: None,
             loops_for_every_path: None,
             repaired: None,
+            repair_repeated: None,
         }
     }
 
@@ -842,30 +897,44 @@ impl<'a> ProofSearch<'a> {
     /// not close over the positions searched, some disproof rested on a
     /// repetition of another path. Forgets the disproofs of the positions
     /// outside the holding set (proofs are kept: they are sound), so that
-    /// searching again can use what was proven since; returns how many were
-    /// forgotten (none when the hold closes).
-    fn repair(&mut self) -> usize {
+    /// searching again can use what was proven since. When the disproofs
+    /// out of the set are the very ones `last` (the last repair) forgot,
+    /// searching again found them the same way and would go on doing so
+    /// (6x4 off after c1,b2-a3:1 e3,b3-a3:1 forgot the same 24 five times
+    /// over): nothing is forgotten then.
+    fn repair(&mut self, last: &mut RepairMark) -> Repair {
         let Some(graph) = self.hold_graph() else {
             self.hold_unread = !self.interrupted();
-            return 0;
+            return Repair::Closes;
         };
         if !graph.out[0] {
             self.hold = Some(graph);
-            return 0;
+            return Repair::Closes;
         }
-        let mut forgotten = 0;
         // Taken for disproved from every path, a looping node out of the
         // set is forgotten too.
         let every_path = self.loops_for_every_path;
-        for (key, _) in graph.index.iter().filter(|(_, i)| graph.out[**i as usize]) {
-            if let Some(entry) = self.table.get_mut(*key)
-                && (entry.numbers().disproof == 0 || (every_path && entry.is_loop()))
-            {
+        let out: Vec<u64> = graph
+            .index
+            .iter()
+            .filter(|(_, i)| graph.out[**i as usize])
+            .map(|(key, _)| *key)
+            .filter(|key| {
+                self.table.get(*key).is_some_and(|entry| {
+                    entry.numbers().disproof == 0 || (every_path && entry.is_loop())
+                })
+            })
+            .collect();
+        drop(graph);
+        if last.repeats(&out) {
+            return Repair::Repeated(out.len());
+        }
+        for key in &out {
+            if let Some(entry) = self.table.get_mut(*key) {
                 *entry = Entry::UNSEARCHED;
-                forgotten += 1;
             }
         }
-        forgotten
+        Repair::Forgot(out.len())
     }
 
     /// How the search ended.
@@ -2057,6 +2126,21 @@ mod tests {
         let repaired = repaired.into_inner();
         assert_eq!(repaired.len(), 3);
         assert!(repaired.iter().all(|&forgotten| forgotten > 0));
+    }
+
+    #[test]
+    fn a_repair_tells_the_same_disproofs_from_others() {
+        let mut mark = RepairMark::default();
+        assert!(!mark.repeats(&[3, 5, 8]));
+        // The same keys in another order: the same set.
+        assert!(mark.repeats(&[8, 3, 5]));
+        // One more, one fewer, or one other: not the same.
+        assert!(!mark.repeats(&[8, 3, 5, 13]));
+        assert!(!mark.repeats(&[8, 3, 5]));
+        assert!(!mark.repeats(&[8, 3, 6]));
+        // Only the last set counts.
+        assert!(!mark.repeats(&[3, 5, 8]));
+        assert!(mark.repeats(&[3, 5, 8]));
     }
 
     fn reflected(text: &str, symmetry: Symmetry) -> Position {
