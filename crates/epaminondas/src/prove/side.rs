@@ -170,9 +170,9 @@ impl Splitter<'_> {
     /// found.
     fn node(&mut self, pos: &Position, line: &mut Vec<Move>, plies: u32) -> Found {
         let leaf = |this: &mut Self, line: &[Move]| {
-            let (value, mut strategies) = side_value(
+            let (value, strategy) = side_value(
                 &mut this.search,
-                std::slice::from_ref(pos),
+                pos,
                 this.side,
                 this.limits,
                 this.stop,
@@ -184,7 +184,7 @@ impl Splitter<'_> {
                 value,
                 decided_by: None,
                 below: Vec::new(),
-                strategy: strategies.pop().flatten(),
+                strategy,
             }
         };
         let Ok((moves, afters)) = first_moves(pos) else {
@@ -302,42 +302,35 @@ impl Splitter<'_> {
     }
 }
 
-/// Whether `side` can force a win from `starts` (positions after one move;
-/// the first searched, the others its reflections), in the search kept in
+/// Whether `side` can force a win from `start`, in the search kept in
 /// `slot`, all of the memory its own; with `keep_proofs`, the strategy
-/// found from each start (the win, or the other side's hold).
+/// found (the win, or the other side's hold).
 fn side_value<'a>(
     slot: &mut Option<ProofSearch<'a>>,
-    starts: &[Position],
+    start: &Position,
     side: Color,
     limits: MovesLimits,
     stop: &'a AtomicBool,
     progress: Option<Instant>,
     keep_proofs: bool,
-) -> (SideValue, Vec<Option<Strategy>>) {
-    let none = || starts.iter().map(|_| None).collect();
+) -> (SideValue, Option<Strategy>) {
     if stop.load(Ordering::Relaxed) {
-        return (SideValue::Undecided, none());
+        return (SideValue::Undecided, None);
     }
-    let search = search_in(
-        slot,
-        &starts[0],
-        side,
-        limits.starting_now(1),
-        stop,
-        progress,
-    );
+    let search = search_in(slot, start, side, limits.starting_now(1), stop, progress);
     let verdict = search.verdict();
     if verdict == Verdict::Stopped {
-        return (SideValue::Undecided, none());
+        return (SideValue::Undecided, None);
     }
-    let read = read_strategies(search, starts, keep_proofs);
+    let read = read_strategies(search, std::slice::from_ref(start), keep_proofs)
+        .pop()
+        .flatten();
     let value = match verdict {
         Verdict::Proven => SideValue::Wins,
-        _ if read[0].is_some() => SideValue::CannotWin,
+        _ if read.is_some() => SideValue::CannotWin,
         _ => SideValue::NoWinFound,
     };
-    (value, if keep_proofs { read } else { none() })
+    (value, read.filter(|_| keep_proofs))
 }
 
 /// A move's value for `side` in words.
