@@ -541,19 +541,24 @@ fn solve_full_writes_a_proof_that_verify_checks() {
     // One side's search move by move: for the side not to move, one move
     // after which it cannot win decides, and its proof is the mover's hold
     // starting with that move.
-    let out = run(&[
-        "solve",
-        "--board",
-        "4x4",
-        "--symmetry",
-        "off",
-        "--full",
-        "--moves",
-        "--side",
-        "black",
-        "--proof",
-        joined,
-    ]);
+    let black_off = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--board",
+            "4x4",
+            "--symmetry",
+            "off",
+            "--full",
+            "--moves",
+            "--side",
+            "black",
+            "--proof",
+            joined,
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = black_off(&[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -569,21 +574,7 @@ fn solve_full_writes_a_proof_that_verify_checks() {
     );
     // Split two plies deep: White's move, then each of Black's replies
     // searched; the hold joined from those below it still checks.
-    let out = run(&[
-        "solve",
-        "--board",
-        "4x4",
-        "--symmetry",
-        "off",
-        "--full",
-        "--moves",
-        "--side",
-        "black",
-        "--split",
-        "2",
-        "--proof",
-        joined,
-    ]);
+    let out = black_off(&["--split", "2"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
