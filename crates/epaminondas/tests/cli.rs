@@ -572,6 +572,22 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         ),
         "{checked}"
     );
+    // A hold too large for --hold-memory is not proven, and says so.
+    let out = black_off(&["--hold-memory", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("no win found, but white's hold could not be read: its graph has more than "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains(
+            "black cannot force a win, as far as the search can tell (white's hold not proven: "
+        ),
+        "{}",
+        stdout(&out)
+    );
     // Split two plies deep: White's move, then each of Black's replies
     // searched; the hold joined from those below it still checks.
     let out = black_off(&["--split", "2"]);

@@ -322,9 +322,17 @@ fn side_value<'a>(
     if verdict == Verdict::Stopped {
         return (SideValue::Undecided, None);
     }
+    let hold_unread = search.hold_unread();
     let read = read_strategies(search, std::slice::from_ref(start), keep_proofs)
         .pop()
         .flatten();
+    if verdict == Verdict::NoWinFound && read.is_none() && hold_unread {
+        let (positions, limit) = limits.memory.hold_limit();
+        eprintln!(
+            "  no win found, but {}'s hold could not be read: its graph has more than {positions} positions ({limit}); more memory may prove it",
+            !side
+        );
+    }
     let value = match verdict {
         Verdict::Proven => SideValue::Wins,
         _ if read.is_some() => SideValue::CannotWin,
@@ -339,7 +347,7 @@ fn describe(value: SideValue, side: Color) -> String {
         SideValue::Wins => format!("{side} wins"),
         SideValue::CannotWin => format!("{side} cannot force a win ({} holds)", !side),
         SideValue::NoWinFound => format!(
-            "{side} cannot force a win, as far as the search can tell ({}'s hold did not close)",
+            "{side} cannot force a win, as far as the search can tell ({}'s hold not proven: it did not close, or was too large to read)",
             !side
         ),
         SideValue::Undecided => "undecided (stopped)".into(),
