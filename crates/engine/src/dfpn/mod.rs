@@ -833,7 +833,12 @@ impl<'a> ProofSearch<'a> {
             if search.verdict != Verdict::NoWinFound || search.hold.is_some() {
                 break;
             }
-            let forgotten = match search.repair(&mut last_repair) {
+            let repair = search.repair(&mut last_repair);
+            if search.interrupted() {
+                search.verdict = Verdict::Stopped;
+                break;
+            }
+            let forgotten = match repair {
                 Repair::Forgot(forgotten) => forgotten,
                 Repair::Closes => break,
                 Repair::Repeated(out) => {
@@ -845,10 +850,6 @@ impl<'a> ProofSearch<'a> {
                     break;
                 }
             };
-            if search.interrupted() {
-                search.verdict = Verdict::Stopped;
-                break;
-            }
             if forgotten == 0 {
                 break;
             }
