@@ -451,17 +451,22 @@ fn solve_full_writes_a_proof_that_verify_checks() {
     );
     // Without the symmetry rule neither side wins after either move: the
     // joined proof is both sides' holds from the start.
-    let out = run(&[
-        "solve",
-        "--board",
-        "4x4",
-        "--symmetry",
-        "off",
-        "--full",
-        "--moves",
-        "--proof",
-        joined,
-    ]);
+    let moves_4x4_off = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--board",
+            "4x4",
+            "--symmetry",
+            "off",
+            "--full",
+            "--moves",
+            "--proof",
+            joined,
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = moves_4x4_off(&[]);
     assert!(
         stdout(&out).contains("neither side can force a win: no move of white's wins, 2 of 2 hold"),
         "{}",
@@ -541,23 +546,7 @@ fn solve_full_writes_a_proof_that_verify_checks() {
     // One side's search move by move: for the side not to move, one move
     // after which it cannot win decides, and its proof is the mover's hold
     // starting with that move.
-    let black_off = |extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            "--board",
-            "4x4",
-            "--symmetry",
-            "off",
-            "--full",
-            "--moves",
-            "--side",
-            "black",
-            "--proof",
-            joined,
-        ];
-        args.extend_from_slice(extra);
-        run(&args)
-    };
+    let black_off = |extra: &[&str]| moves_4x4_off(&[&["--side", "black"], extra].concat());
     let out = black_off(&[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
