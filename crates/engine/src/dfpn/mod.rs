@@ -795,7 +795,7 @@ impl<'a> ProofSearch<'a> {
                 // does not, the search goes on where it was.
                 search.stalled = false;
                 search.stalls += 1;
-                let graph = search.hold_graph();
+                let graph = search.read_hold();
                 if search.interrupted() {
                     break None;
                 }
@@ -904,7 +904,7 @@ impl<'a> ProofSearch<'a> {
     /// (6x4 off after c1,b2-a3:1 e3,b3-a3:1 forgot the same 24 five times
     /// over): nothing is forgotten then.
     fn repair(&mut self, last: &mut RepairMark) -> Repair {
-        let Some(graph) = self.hold_graph() else {
+        let Some(graph) = self.read_hold() else {
             self.hold_unread = !self.interrupted();
             return Repair::Closes;
         };
@@ -1120,7 +1120,9 @@ impl<'a> ProofSearch<'a> {
     /// moves the search disproved are followed (one holding move is
     /// enough), or where it disproved none, the move nearest to a disproof
     /// (a search that stalled is still at work there), which keeps the
-    /// graph a fraction of the table. If the start stays in, the other
+    /// graph a fraction of the table; a `narrow` graph follows only one of
+    /// them ([`one_holding_move`](Self::one_holding_move)). If the start
+    /// stays in, the other
     /// side's moves inside the set are the hold (loops included: play that
     /// goes on for ever is no win for the prover).
     ///
@@ -1128,7 +1130,7 @@ impl<'a> ProofSearch<'a> {
     /// graph would take more memory than it may ([`ProofLimits::max_hold`];
     /// a position of the graph takes up to about seven times a table
     /// entry's 20 bytes).
-    fn hold_graph(&self) -> Option<HoldGraph> {
+    fn hold_graph(&self, narrow: bool) -> Option<HoldGraph> {
         let most = self.limits.hold_positions().min(LOST as usize);
         // The explored graph, breadth first: each position's moves that
         // stay in play for the set (to a position of the graph, or to
@@ -1171,9 +1173,17 @@ impl<'a> ProofSearch<'a> {
             } else {
                 self.nearest_disproof(&mut pos, &moves, &index, takes_in)
             };
+            // A narrow graph follows one move of the other side's.
+            let only = (narrow && !prover_moves).then(|| {
+                self.one_holding_move(&mut pos, &moves, &index, takes_in)
+                    .or(nearest)
+            });
             let from = targets.len();
             let mut lost = false;
             for &mv in &moves {
+                if only.is_some_and(|only| only != Some(mv)) {
+                    continue;
+                }
                 pos.play_unchecked(mv);
                 let target = match self.edge(&index, &pos) {
                     Ok(known) => known,
@@ -1259,6 +1269,61 @@ impl<'a> ProofSearch<'a> {
         Some(HoldGraph { index, out })
     }
 
+    /// In a narrow hold's graph, at a position `pos` where the other side
+    /// moves: the one of its `moves` to follow. A move to a position the
+    /// graph has already (or to a crossing that holds) first, so that the
+    /// graph stays small where lines meet; then one to a position the
+    /// search disproved; then one to a position that `takes_in` for a
+    /// loop; `None` when there is none of these.
+    fn one_holding_move(
+        &self,
+        pos: &mut Position,
+        moves: &[Move],
+        index: &HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+        takes_in: impl Fn(Entry) -> bool,
+    ) -> Option<Move> {
+        let mut disproved = None;
+        let mut looped = None;
+        for &mv in moves {
+            pos.play_unchecked(mv);
+            let edge = self.edge(index, pos);
+            pos.undo_unchecked(mv);
+            match edge {
+                Ok(target) if target != LOST => return Some(mv),
+                Ok(_) => {}
+                Err(key) => match self.table.get(key) {
+                    Some(entry) if entry.numbers().disproof == 0 && !entry.looped() => {
+                        disproved = disproved.or(Some(mv));
+                    }
+                    Some(entry) if takes_in(entry) => looped = looped.or(Some(mv)),
+                    _ => {}
+                },
+            }
+        }
+        disproved.or(looped)
+    }
+
+    /// The graph of the other side's hold over the table (see
+    /// [`hold_graph`](Self::hold_graph)), narrow first: one move followed
+    /// where the other side moves. A table that several searches filled
+    /// (`solve --moves` keeps it from move to move) has disproofs of many
+    /// of the other side's moves, and a graph that takes in all of them can
+    /// grow to tens of millions of positions where one move each closes
+    /// over a few thousand (6x4 off, after c1,b2-a3:1 f4,e3-d2:1 f2,e2-d2:1
+    /// f3,b3-a3:1 f1,d1-c1 c4,b3-a2:1 c1,b2-a3:1 c3,b3-a3:1: 2,515 of
+    /// White's positions alone, over 21 million after three other moves'
+    /// searches). Where the narrow graph does not close (a move followed
+    /// rested on a loop that does not hold), the whole graph is read, as
+    /// the repair needs it. `None` when stopped or too large.
+    fn read_hold(&self) -> Option<HoldGraph> {
+        let narrow = self.hold_graph(true)?;
+        if !narrow.out[0] {
+            return Some(narrow);
+        }
+        drop(narrow);
+        self.hold_graph(false)
+    }
+
     /// In a hold's graph, at a position `pos` where the other side moves:
     /// when none of its `moves` leads to a position that the graph has or
     /// `takes_in`, or to a crossing, the move to the unsettled position
@@ -1334,7 +1399,7 @@ impl<'a> ProofSearch<'a> {
         let graph = match &self.hold {
             Some(graph) => graph,
             None => {
-                built = self.hold_graph()?;
+                built = self.read_hold()?;
                 &built
             }
         };
@@ -1940,6 +2005,32 @@ mod tests {
         assert_eq!(found.verdict(), Verdict::NoWinFound);
         assert!(!found.hold_unread());
         let proof = checked(&found, &pos);
+        assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
+    }
+
+    #[test]
+    fn a_hold_read_from_a_table_of_several_searches_follows_one_move() {
+        // 4x4 off: White cannot win. A table that first searched White's
+        // win after each of White's moves (as `solve --moves` does) has
+        // disproofs of many of Black's moves; the hold's graph follows one
+        // of them at each of Black's positions, closes, and is smaller than
+        // the graph that takes all of them in.
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 4).with_symmetry(Symmetry::Off);
+        let mut shared = search(&played(&pos, pos.legal_moves()[0]), Color::White, &stop);
+        for &mv in pos.legal_moves().iter().skip(1) {
+            shared.run_from(&played(&pos, mv));
+            assert_eq!(shared.verdict(), Verdict::NoWinFound);
+        }
+        shared.run_from(&pos);
+        assert_eq!(shared.verdict(), Verdict::NoWinFound);
+        // Measured: 68,371 positions narrow, 375,015 wide.
+        let narrow = shared.hold_graph(true).unwrap();
+        let wide = shared.hold_graph(false).unwrap();
+        assert!(!narrow.out[0] && !wide.out[0]);
+        let (narrow, wide) = (narrow.index.len(), wide.index.len());
+        assert!(narrow * 4 < wide, "{narrow} narrow, {wide} wide");
+        let proof = checked(&shared, &pos);
         assert_eq!(proof.header.claim, Claim::Holds(Color::Black));
     }
 
