@@ -68,6 +68,16 @@ pub struct SolveArgs {
     #[arg(long, requires = "moves", value_name = "PLIES",
           value_parser = clap::value_parser!(u32).range(1..=6))]
     split: Option<u32>,
+    /// With --moves --side: search this many positions side by side (1 to
+    /// 256; 1, the default), each in a table of its own, --memory and
+    /// --hold-memory shared out among them: the positions after each move
+    /// (or, with --split, after each move at the last ply under a
+    /// position), the engine's best first, until one decides. A table of
+    /// its own is also what a search that the positions before it would
+    /// crowd wants.
+    #[arg(long, requires = "moves", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
     /// With --full: the most memory the search's table may take, in MiB
     /// (16 bytes a slot, four fifths of them usable, and a sixteenth more
     /// while it grows: 4096 MiB hold 202 million positions, 12000 MiB 592
@@ -161,15 +171,21 @@ pub fn run(args: &SolveArgs) -> Outcome {
                 &pos,
                 side,
                 args.split.unwrap_or(1),
+                args.threads.unwrap_or(1) as usize,
                 limits,
                 args.proof.as_deref(),
                 stop,
             );
         }
-        if args.split.is_some() {
-            return Err(Failure::Input(
-                "--split works with --side only (one side's win, decided move by move)".into(),
-            ));
+        for (flag, given) in [
+            ("--split", args.split.is_some()),
+            ("--threads", args.threads.is_some()),
+        ] {
+            if given {
+                return Err(Failure::Input(format!(
+                    "{flag} works with --side only (one side's win, decided move by move)"
+                )));
+            }
         }
         return crate::prove::solve_moves(&pos, limits, args.proof.as_deref(), stop);
     }

@@ -599,30 +599,67 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         ),
         "{checked}"
     );
-    let out = run(&[
-        "solve", "--board", "4x4", "--full", "--moves", "--split", "2",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--split works with --side only"),
-        "{}",
-        stderr(&out)
-    );
-    // With the symmetry rule Black wins after both moves: the proof is
-    // Black's wins after each, joined.
-    let out = run(&[
-        "solve", "--board", "4x4", "--full", "--moves", "--side", "black", "--proof", joined,
-    ]);
+    // The same with Black's five replies searched two at a time, each in
+    // a table of its own: the same value, and a proof that checks.
+    let out = black_off(&["--split", "2", "--threads", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
+    let replies = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("b1,c2-d3:1 ") && l.contains(" black cannot force a win (white holds) (")
+        })
+        .count();
+    assert_eq!(replies, 6, "five replies and the move above them: {text}");
     assert!(
-        text.contains("black wins: it wins after each of white's 2 moves ("),
+        text.contains("black cannot force a win: after b1,c2-d3:1, white holds ("),
         "{text}"
     );
     let checked = verified(joined);
     assert!(
-        checked.starts_with("proof checked: black wins from bbbb/bbbb/wwww/wwww w "),
+        checked.starts_with(
+            "proof checked: black cannot force a win (white holds) from bbbb/bbbb/wwww/wwww w "
+        ),
         "{checked}"
     );
+    for flag in ["--split", "--threads"] {
+        let out = run(&["solve", "--board", "4x4", "--full", "--moves", flag, "2"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains(&format!("{flag} works with --side only")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // With the symmetry rule Black wins after both moves: the proof is
+    // Black's wins after each, joined. Side by side too, where the second
+    // move's position (the first's reflection) is searched again for its
+    // proof.
+    for threads in ["1", "2"] {
+        let out = run(&[
+            "solve",
+            "--board",
+            "4x4",
+            "--full",
+            "--moves",
+            "--side",
+            "black",
+            "--threads",
+            threads,
+            "--proof",
+            joined,
+        ]);
+        let text = stdout(&out);
+        assert!(
+            text.contains("black wins: it wins after each of white's 2 moves ("),
+            "{threads}: {text}"
+        );
+        let checked = verified(joined);
+        assert!(
+            checked.starts_with("proof checked: black wins from bbbb/bbbb/wwww/wwww w "),
+            "{threads}: {checked}"
+        );
+    }
     // For the side to move, one winning move decides; the others are not
     // searched.
     let out = run(&[

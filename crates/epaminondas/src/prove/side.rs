@@ -12,8 +12,9 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use epaminondas_engine::dfpn::{ProofSearch, Verdict, table_key, with_large_stack};
 use epaminondas_engine::{Engine, Limits};
@@ -50,12 +51,14 @@ enum SideValue {
 /// whether `side` can force a win from `pos`, decided move by move (see the
 /// module's notes), `plies` deep (1: after each first move; 2: after each
 /// reply to each, and so on), one search kept through all the positions
-/// searched, each within `limits`. With `proof_path`, writes the proof of
-/// the answer.
+/// searched, each within `limits`; or, with `threads` above 1, that many
+/// positions of the last ply searched side by side, each in a table of
+/// its own. With `proof_path`, writes the proof of the answer.
 pub fn solve_moves_for_side(
     pos: &Position,
     side: Color,
     plies: u32,
+    threads: usize,
     limits: MovesLimits,
     proof_path: Option<&Path>,
     stop: &AtomicBool,
@@ -81,6 +84,7 @@ pub fn solve_moves_for_side(
             started,
             search: None,
             engine: Engine::new(16),
+            threads: threads.max(1),
         };
         split.node(pos, &mut Vec::new(), plies.max(1))
     });
@@ -147,7 +151,26 @@ struct Splitter<'a> {
     started: Instant,
     search: Option<ProofSearch<'a>>,
     engine: Engine,
+    /// How many positions of the last ply are searched side by side.
+    threads: usize,
 }
+
+/// A position's moves, to be searched after: the positions after them,
+/// their table keys, the order to search them in, and the values that
+/// decide the position (`decisive`) or, all of them, decide it the other
+/// way (`opposite`).
+struct Choices<'m> {
+    moves: &'m [Move],
+    afters: &'m [Position],
+    keys: &'m [u64],
+    order: &'m [usize],
+    decisive: SideValue,
+    opposite: SideValue,
+}
+
+/// The values of the moves searched from a position and their proofs (in
+/// the same order, a deciding move's last), and the move that decided it.
+type Below = (Vec<SideValue>, Vec<Option<Strategy>>, Option<Move>);
 
 /// What a position of the split came to.
 struct Found {
@@ -170,15 +193,11 @@ impl Splitter<'_> {
     /// found.
     fn node(&mut self, pos: &Position, line: &mut Vec<Move>, plies: u32) -> Found {
         let leaf = |this: &mut Self, line: &[Move]| {
-            let (value, strategy) = side_value(
-                &mut this.search,
-                pos,
-                this.side,
-                this.limits,
-                this.stop,
-                Some(this.started),
-                this.keep_proofs,
-            );
+            let setup = Setup {
+                progress: Some(this.started),
+                ..this.setup(1, this.stop)
+            };
+            let (value, strategy) = side_value(&mut this.search, pos, setup);
             this.print(line, value, "");
             Found {
                 value,
@@ -201,43 +220,19 @@ impl Splitter<'_> {
         };
         let order = self.order(&afters);
         let keys: Vec<u64> = afters.iter().map(table_key).collect();
-        let mut first_with_key: HashMap<u64, (usize, SideValue)> = HashMap::new();
-        let mut below = Vec::new();
-        let mut strategies = Vec::new();
-        let mut decided_by = None;
-        for &i in &order {
-            line.push(moves[i]);
-            // A move leading to the reflection of an earlier one's position
-            // has its value; it is searched again (at once: the table has
-            // it) only when that value needs its proof.
-            let found = match first_with_key.get(&keys[i]) {
-                Some(&(earlier, value)) if value != decisive && value != opposite => {
-                    let note = format!(
-                        ", as after {}, its reflection",
-                        moves[earlier].with_capture_mark()
-                    );
-                    self.print(line, value, &note);
-                    Found {
-                        value,
-                        decided_by: None,
-                        below: Vec::new(),
-                        strategy: None,
-                    }
-                }
-                _ => self.node(&afters[i], line, plies - 1),
-            };
-            line.pop();
-            first_with_key.entry(keys[i]).or_insert((i, found.value));
-            below.push(found.value);
-            strategies.push(found.strategy);
-            if found.value == decisive {
-                decided_by = Some(moves[i]);
-                break;
-            }
-            if self.stop.load(Ordering::Relaxed) {
-                break;
-            }
-        }
+        let here = Choices {
+            moves: &moves,
+            afters: &afters,
+            keys: &keys,
+            order: &order,
+            decisive,
+            opposite,
+        };
+        let (below, mut strategies, decided_by) = if plies == 1 && self.threads > 1 {
+            self.side_by_side(&here, line)
+        } else {
+            self.one_by_one(&here, line, plies)
+        };
         let every = |wanted: &dyn Fn(SideValue) -> bool| {
             below.len() == moves.len() && below.iter().all(|&v| wanted(v))
         };
@@ -265,6 +260,172 @@ impl Splitter<'_> {
             decided_by,
             below,
             strategy,
+        }
+    }
+
+    /// The values of a position's moves (see [`Choices`]), one after
+    /// another in the one search kept, `plies` deep, stopping at the first
+    /// that decides: the values and proofs in the order found (the deciding
+    /// one last), and the deciding move.
+    fn one_by_one(&mut self, here: &Choices<'_>, line: &mut Vec<Move>, plies: u32) -> Below {
+        let mut first_with_key: HashMap<u64, (usize, SideValue)> = HashMap::new();
+        let mut below = Vec::new();
+        let mut strategies = Vec::new();
+        let mut decided_by = None;
+        for &i in here.order {
+            line.push(here.moves[i]);
+            // A move leading to the reflection of an earlier one's position
+            // has its value; it is searched again (at once: the table has
+            // it) only when that value needs its proof.
+            let found = match first_with_key.get(&here.keys[i]) {
+                Some(&(earlier, value)) if value != here.decisive && value != here.opposite => {
+                    let note = format!(
+                        ", as after {}, its reflection",
+                        here.moves[earlier].with_capture_mark()
+                    );
+                    self.print(line, value, &note);
+                    Found {
+                        value,
+                        decided_by: None,
+                        below: Vec::new(),
+                        strategy: None,
+                    }
+                }
+                _ => self.node(&here.afters[i], line, plies - 1),
+            };
+            line.pop();
+            first_with_key
+                .entry(here.keys[i])
+                .or_insert((i, found.value));
+            below.push(found.value);
+            strategies.push(found.strategy);
+            if found.value == here.decisive {
+                decided_by = Some(here.moves[i]);
+                break;
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        (below, strategies, decided_by)
+    }
+
+    /// The values of a position's moves (see [`Choices`]), the positions
+    /// after them searched `self.threads` at a time, each in a search of
+    /// its own with an equal share of the memory, the engine's best first;
+    /// once one decides, the others are stopped (and not reported). A move
+    /// to the reflection of an earlier one's position takes that value,
+    /// or, when it is needed with its proof, is searched again after.
+    fn side_by_side(&mut self, here: &Choices<'_>, line: &mut Vec<Move>) -> Below {
+        let mut first_with_key: HashMap<u64, usize> = HashMap::new();
+        let mut queue = Vec::new();
+        let mut copies = Vec::new();
+        for &i in here.order {
+            match first_with_key.get(&here.keys[i]) {
+                Some(&earlier) => copies.push((i, earlier)),
+                None => {
+                    first_with_key.insert(here.keys[i], i);
+                    queue.push(i);
+                }
+            }
+        }
+        let threads = self.threads.min(queue.len()).max(1);
+        // The searches' own stop: set when one decides, or on Ctrl-C or
+        // `--time` (which set `self.stop`).
+        let halt = AtomicBool::new(false);
+        let setup = self.setup(threads, &halt);
+        let next = AtomicUsize::new(0);
+        let mut found: Vec<(usize, SideValue, Option<Strategy>)> = Vec::new();
+        let mut decided_by = None;
+        std::thread::scope(|scope| {
+            let (sender, results) = mpsc::channel();
+            for _ in 0..threads {
+                let sender = sender.clone();
+                let (queue, next, halt) = (&queue, &next, &halt);
+                std::thread::Builder::new()
+                    .stack_size(1 << 30)
+                    .spawn_scoped(scope, move || {
+                        while !halt.load(Ordering::Relaxed) {
+                            let Some(&i) = queue.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                                break;
+                            };
+                            // A search of its own each time: the table is
+                            // this position's alone.
+                            let (value, strategy) = side_value(&mut None, &here.afters[i], setup);
+                            if sender.send((i, value, strategy)).is_err() {
+                                break;
+                            }
+                        }
+                    })
+                    .expect("a thread can be started");
+            }
+            drop(sender);
+            loop {
+                match results.recv_timeout(Duration::from_millis(100)) {
+                    Ok((i, value, strategy)) => {
+                        // Stopped because another decided: not searched out.
+                        if decided_by.is_some() && value == SideValue::Undecided {
+                            continue;
+                        }
+                        line.push(here.moves[i]);
+                        self.print(line, value, "");
+                        line.pop();
+                        if value == here.decisive && decided_by.is_none() {
+                            decided_by = Some(i);
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                        found.push((i, value, strategy));
+                    }
+                    Err(RecvTimeoutError::Timeout) => {
+                        if self.stop.load(Ordering::Relaxed) {
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            }
+        });
+        if let Some(decider) = decided_by {
+            // The deciding move's proof goes last.
+            found.sort_by_key(|(i, _, _)| *i == decider);
+            let (below, strategies) = found.into_iter().map(|(_, v, s)| (v, s)).unzip();
+            return (below, strategies, Some(here.moves[decider]));
+        }
+        for (i, earlier) in copies {
+            let Some(&(_, value, _)) = found.iter().find(|(k, _, _)| *k == earlier) else {
+                continue;
+            };
+            line.push(here.moves[i]);
+            let (value, strategy) = if value == here.opposite && self.keep_proofs {
+                let (value, strategy) =
+                    side_value(&mut None, &here.afters[i], self.setup(1, self.stop));
+                self.print(line, value, "");
+                (value, strategy)
+            } else {
+                let note = format!(
+                    ", as after {}, its reflection",
+                    here.moves[earlier].with_capture_mark()
+                );
+                self.print(line, value, &note);
+                (value, None)
+            };
+            line.pop();
+            found.push((i, value, strategy));
+        }
+        let (below, strategies) = found.into_iter().map(|(_, v, s)| (v, s)).unzip();
+        (below, strategies, None)
+    }
+
+    /// How a search is made here: one of `searches` sharing the memory,
+    /// stopped by `stop`, no progress printed.
+    fn setup<'s>(&self, searches: usize, stop: &'s AtomicBool) -> Setup<'s> {
+        Setup {
+            side: self.side,
+            limits: self.limits,
+            searches,
+            stop,
+            progress: None,
+            keep_proofs: self.keep_proofs,
         }
     }
 
@@ -302,22 +463,48 @@ impl Splitter<'_> {
     }
 }
 
-/// Whether `side` can force a win from `start`, in the search kept in
-/// `slot`, all of the memory its own; with `keep_proofs`, the strategy
+/// How a position's search is made (see [`side_value`]).
+#[derive(Clone, Copy)]
+struct Setup<'a> {
+    /// The side whose win is looked for.
+    side: Color,
+    limits: MovesLimits,
+    /// How many searches side by side share the memory equally.
+    searches: usize,
+    stop: &'a AtomicBool,
+    /// Progress printed, with the seconds since this, when given.
+    progress: Option<Instant>,
+    /// Whether the proof is read.
+    keep_proofs: bool,
+}
+
+/// Whether the setup's side can force a win from `start`, in the search
+/// kept in `slot`, with one of its `searches` equal shares of the memory; with `keep_proofs`, the strategy
 /// found (the win, or the other side's hold).
 fn side_value<'a>(
     slot: &mut Option<ProofSearch<'a>>,
     start: &Position,
-    side: Color,
-    limits: MovesLimits,
-    stop: &'a AtomicBool,
-    progress: Option<Instant>,
-    keep_proofs: bool,
+    setup: Setup<'a>,
 ) -> (SideValue, Option<Strategy>) {
+    let Setup {
+        side,
+        limits,
+        searches,
+        stop,
+        progress,
+        keep_proofs,
+    } = setup;
     if stop.load(Ordering::Relaxed) {
         return (SideValue::Undecided, None);
     }
-    let search = search_in(slot, start, side, limits.starting_now(1), stop, progress);
+    let search = search_in(
+        slot,
+        start,
+        side,
+        limits.starting_now(searches),
+        stop,
+        progress,
+    );
     let verdict = search.verdict();
     if verdict == Verdict::Stopped {
         return (SideValue::Undecided, None);
