@@ -32,6 +32,9 @@ use crate::output::{Failure, Outcome, outln};
 /// search can take.
 const ORDER_NODES: u64 = 100_000;
 
+/// How often searches side by side (`--threads`) say how far they got.
+const PROGRESS_EVERY: Duration = Duration::from_secs(60);
+
 /// What one side's search found after a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SideValue {
@@ -360,7 +363,21 @@ impl Splitter<'_> {
                     .expect("a thread can be started");
             }
             drop(sender);
+            let mut said = Instant::now();
             loop {
+                // The searches print no progress of their own: a line a
+                // minute says how many are done and running.
+                if said.elapsed() >= PROGRESS_EVERY {
+                    said = Instant::now();
+                    let started = next.load(Ordering::Relaxed).min(queue.len());
+                    eprintln!(
+                        "  {} of {} positions searched, {} running ({:.1} s)",
+                        found.len(),
+                        queue.len(),
+                        started - found.len().min(started),
+                        self.started.elapsed().as_secs_f64()
+                    );
+                }
                 match results.recv_timeout(Duration::from_millis(100)) {
                     Ok((i, value, strategy)) => {
                         // Stopped because another decided: not searched out.
