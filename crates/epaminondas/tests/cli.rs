@@ -547,20 +547,24 @@ fn solve_full_writes_a_proof_that_verify_checks() {
     // after which it cannot win decides, and its proof is the mover's hold
     // starting with that move.
     let black_off = |extra: &[&str]| moves_4x4_off(&[&["--side", "black"], extra].concat());
+    // White holds after b1,c2-d3:1, and the proof written says so.
+    let white_holds_after_b1 = |text: &str| {
+        assert!(
+            text.contains("black cannot force a win: after b1,c2-d3:1, white holds ("),
+            "{text}"
+        );
+        let checked = verified(joined);
+        assert!(
+            checked.starts_with(
+                "proof checked: black cannot force a win (white holds) from bbbb/bbbb/wwww/wwww w "
+            ),
+            "{checked}"
+        );
+    };
     let out = black_off(&[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(
-        text.contains("black cannot force a win: after b1,c2-d3:1, white holds ("),
-        "{text}"
-    );
-    let checked = verified(joined);
-    assert!(
-        checked.starts_with(
-            "proof checked: black cannot force a win (white holds) from bbbb/bbbb/wwww/wwww w "
-        ),
-        "{checked}"
-    );
+    white_holds_after_b1(&text);
     // A hold too large for --hold-memory is not proven, and says so.
     let out = black_off(&["--hold-memory", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -588,17 +592,7 @@ fn solve_full_writes_a_proof_that_verify_checks() {
             && l.contains(" moves)")),
         "{text}"
     );
-    assert!(
-        text.contains("black cannot force a win: after b1,c2-d3:1, white holds ("),
-        "{text}"
-    );
-    let checked = verified(joined);
-    assert!(
-        checked.starts_with(
-            "proof checked: black cannot force a win (white holds) from bbbb/bbbb/wwww/wwww w "
-        ),
-        "{checked}"
-    );
+    white_holds_after_b1(&text);
     // The same with Black's five replies searched two at a time, each in
     // a table of its own: the same value, and a proof that checks.
     let out = black_off(&["--split", "2", "--threads", "2"]);
@@ -611,17 +605,7 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         })
         .count();
     assert_eq!(replies, 6, "five replies and the move above them: {text}");
-    assert!(
-        text.contains("black cannot force a win: after b1,c2-d3:1, white holds ("),
-        "{text}"
-    );
-    let checked = verified(joined);
-    assert!(
-        checked.starts_with(
-            "proof checked: black cannot force a win (white holds) from bbbb/bbbb/wwww/wwww w "
-        ),
-        "{checked}"
-    );
+    white_holds_after_b1(&text);
     for flag in ["--split", "--threads"] {
         let out = run(&["solve", "--board", "4x4", "--full", "--moves", flag, "2"]);
         assert_eq!(out.status.code(), Some(2));

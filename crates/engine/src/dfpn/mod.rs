@@ -1121,7 +1121,7 @@ impl<'a> ProofSearch<'a> {
     /// enough), or where it disproved none, the move nearest to a disproof
     /// (a search that stalled is still at work there), which keeps the
     /// graph a fraction of the table; a `narrow` graph follows only one of
-    /// them ([`one_holding_move`](Self::one_holding_move)). If the start
+    /// them ([`other_sides_moves`](Self::other_sides_moves)). If the start
     /// stays in, the other
     /// side's moves inside the set are the hold (loops included: play that
     /// goes on for ever is no win for the prover).
@@ -1168,16 +1168,13 @@ impl<'a> ProofSearch<'a> {
             // Where the other side has no such child (the search is still
             // at work below it, as when it stalled), the child nearest to
             // a disproof (the smallest disproof number) is taken in.
-            let nearest = if prover_moves {
-                None
+            let (holding, nearest) = if prover_moves {
+                (None, None)
             } else {
-                self.nearest_disproof(&mut pos, &moves, &index, takes_in)
+                self.other_sides_moves(&mut pos, &moves, &index, takes_in)
             };
             // A narrow graph follows one move of the other side's.
-            let only = (narrow && !prover_moves).then(|| {
-                self.one_holding_move(&mut pos, &moves, &index, takes_in)
-                    .or(nearest)
-            });
+            let only = (narrow && !prover_moves).then(|| holding.or(nearest));
             let from = targets.len();
             let mut lost = false;
             for &mv in &moves {
@@ -1269,40 +1266,6 @@ impl<'a> ProofSearch<'a> {
         Some(HoldGraph { index, out })
     }
 
-    /// In a narrow hold's graph, at a position `pos` where the other side
-    /// moves: the one of its `moves` to follow. A move to a position the
-    /// graph has already (or to a crossing that holds) first, so that the
-    /// graph stays small where lines meet; then one to a position the
-    /// search disproved; then one to a position that `takes_in` for a
-    /// loop; `None` when there is none of these.
-    fn one_holding_move(
-        &self,
-        pos: &mut Position,
-        moves: &[Move],
-        index: &HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-        takes_in: impl Fn(Entry) -> bool,
-    ) -> Option<Move> {
-        let mut disproved = None;
-        let mut looped = None;
-        for &mv in moves {
-            pos.play_unchecked(mv);
-            let edge = self.edge(index, pos);
-            pos.undo_unchecked(mv);
-            match edge {
-                Ok(target) if target != LOST => return Some(mv),
-                Ok(_) => {}
-                Err(key) => match self.table.get(key) {
-                    Some(entry) if entry.numbers().disproof == 0 && !entry.looped() => {
-                        disproved = disproved.or(Some(mv));
-                    }
-                    Some(entry) if takes_in(entry) => looped = looped.or(Some(mv)),
-                    _ => {}
-                },
-            }
-        }
-        disproved.or(looped)
-    }
-
     /// The graph of the other side's hold over the table (see
     /// [`hold_graph`](Self::hold_graph)), narrow first: one move followed
     /// where the other side moves. A table that several searches filled
@@ -1324,25 +1287,40 @@ impl<'a> ProofSearch<'a> {
         self.hold_graph(false)
     }
 
-    /// In a hold's graph, at a position `pos` where the other side moves:
-    /// when none of its `moves` leads to a position that the graph has or
-    /// `takes_in`, or to a crossing, the move to the unsettled position
-    /// the search has nearest to a disproof; `None` otherwise.
-    fn nearest_disproof(
+    /// In a hold's graph, at a position `pos` where the other side moves,
+    /// two of its `moves`, in one pass over them. First, the one a narrow
+    /// graph follows: a move to a position the graph has already (or to a
+    /// crossing that holds), so that the graph stays small where lines
+    /// meet; else one to a position the search disproved; else one that
+    /// `takes_in` for a loop. Second, only when there is none of these
+    /// (the search is still at work below), the move to the unsettled
+    /// position the search has nearest to a disproof.
+    fn other_sides_moves(
         &self,
         pos: &mut Position,
         moves: &[Move],
         index: &HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
         takes_in: impl Fn(Entry) -> bool,
-    ) -> Option<Move> {
+    ) -> (Option<Move>, Option<Move>) {
+        let mut known = None;
+        let mut disproved = None;
+        let mut looped = None;
         let mut nearest: Option<(u32, Move)> = None;
-        let mut held = false;
         for &mv in moves {
             pos.play_unchecked(mv);
-            match self.edge(index, pos) {
-                Ok(target) => held |= target != LOST,
+            let edge = self.edge(index, pos);
+            pos.undo_unchecked(mv);
+            match edge {
+                Ok(target) if target != LOST => {
+                    known = Some(mv);
+                    break;
+                }
+                Ok(_) => {}
                 Err(key) => match self.table.get(key) {
-                    Some(entry) if takes_in(entry) => held = true,
+                    Some(entry) if entry.numbers().disproof == 0 && !entry.looped() => {
+                        disproved = disproved.or(Some(mv));
+                    }
+                    Some(entry) if takes_in(entry) => looped = looped.or(Some(mv)),
                     Some(entry) if entry.proof != 0 => {
                         let disproof = entry.numbers().disproof;
                         if nearest.is_none_or(|(best, _)| disproof < best) {
@@ -1352,13 +1330,10 @@ impl<'a> ProofSearch<'a> {
                     _ => {}
                 },
             }
-            pos.undo_unchecked(mv);
         }
-        if held {
-            None
-        } else {
-            nearest.map(|(_, mv)| mv)
-        }
+        let holding = known.or(disproved).or(looped);
+        let nearest = nearest.filter(|_| holding.is_none()).map(|(_, mv)| mv);
+        (holding, nearest)
     }
 
     /// Where the move just played (leading to `pos`) goes in a hold's

@@ -374,7 +374,7 @@ impl Splitter<'_> {
                         "  {} of {} positions searched, {} running ({:.1} s)",
                         found.len(),
                         queue.len(),
-                        started - found.len().min(started),
+                        started.saturating_sub(found.len()),
                         self.started.elapsed().as_secs_f64()
                     );
                 }
