@@ -3,7 +3,7 @@
 
 mod side;
 
-pub use side::solve_moves_for_side;
+pub use side::{SplitShape, solve_moves_for_side};
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
@@ -275,6 +275,9 @@ pub struct MovesLimits {
     /// The longest one side's search after one move may take
     /// (`--move-time`); a move whose search runs out is undecided.
     pub move_time: Option<Duration>,
+    /// The most nodes one side's search after one move may visit
+    /// (`--move-nodes`): as `move_time`, but the same on any machine.
+    pub move_nodes: Option<u64>,
 }
 
 impl MovesLimits {
@@ -287,6 +290,7 @@ impl MovesLimits {
         let searches = searches.max(1);
         ProofLimits {
             deadline: self.move_time.map(|time| Instant::now() + time),
+            max_nodes: self.move_nodes,
             max_entries: (whole.max_entries / searches).max(1),
             max_hold: whole.max_hold.map(|hold| (hold / searches).max(1)),
             ..whole
@@ -466,6 +470,7 @@ fn search_in<'s, 'a>(
     let search = match slot.take() {
         Some(mut search) => {
             search.set_deadline(proof_limits.deadline);
+            search.set_max_nodes(proof_limits.max_nodes);
             search.run_from(start);
             search
         }

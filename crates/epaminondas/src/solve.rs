@@ -60,6 +60,12 @@ pub struct SolveArgs {
     /// move quickly); a move cut off is reported undecided.
     #[arg(long, requires = "moves", value_name = "SECONDS", value_parser = positive_seconds)]
     move_time: Option<f64>,
+    /// With --moves: stop each move's search after this many nodes, as
+    /// --move-time does after its seconds, but at the same point on any
+    /// machine however busy it is: for runs that must come out the same.
+    #[arg(long, requires = "moves", value_name = "NODES",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    move_nodes: Option<u64>,
     /// With --moves --side: decide the position this many plies deep (1 to
     /// 6; 1, the default, after each move): each position that many moves
     /// on is searched, and the positions above are decided from them, the
@@ -68,6 +74,16 @@ pub struct SolveArgs {
     #[arg(long, requires = "moves", value_name = "PLIES",
           value_parser = clap::value_parser!(u32).range(1..=6))]
     split: Option<u32>,
+    /// With --moves --side: a position of the last ply left open (stopped
+    /// by --move-time or the memory, or no win found with the hold not
+    /// proven) is split one ply further, its moves searched the same way,
+    /// the engine's best first, until one decides it; and so on, up to this
+    /// many plies below the last (1 to 30). The narrowing done by hand on a
+    /// board too large to search whole, left to run unattended: most moves
+    /// settle in seconds, and only the few left open are followed down.
+    #[arg(long, requires = "moves", value_name = "PLIES",
+          value_parser = clap::value_parser!(u32).range(1..=30))]
+    deepen: Option<u32>,
     /// With --moves --side: search this many positions side by side (1 to
     /// 256; 1, the default), each in a table of its own, --memory and
     /// --hold-memory shared out among them: the positions after each move
@@ -165,13 +181,17 @@ pub fn run(args: &SolveArgs) -> Outcome {
         let limits = crate::prove::MovesLimits {
             memory,
             move_time: args.move_time.map(Duration::from_secs_f64),
+            move_nodes: args.move_nodes,
         };
         if let Some(side) = args.side {
             return crate::prove::solve_moves_for_side(
                 &pos,
                 side,
-                args.split.unwrap_or(1),
-                args.threads.unwrap_or(1) as usize,
+                crate::prove::SplitShape {
+                    plies: args.split.unwrap_or(1),
+                    deepen: args.deepen.unwrap_or(0),
+                    threads: args.threads.unwrap_or(1) as usize,
+                },
                 limits,
                 args.proof.as_deref(),
                 stop,
@@ -180,6 +200,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         for (flag, given) in [
             ("--split", args.split.is_some()),
             ("--threads", args.threads.is_some()),
+            ("--deepen", args.deepen.is_some()),
         ] {
             if given {
                 return Err(Failure::Input(format!(

@@ -333,6 +333,78 @@ fn solve_proves_wins_and_their_absence() {
 /// each move) and writes a proof that `solve --verify` checks; a proof
 /// that was tampered with is refused.
 #[test]
+fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
+    // 4x5: White's winning first move needs more than 100,000 nodes of
+    // search: searched once within them, no move is decided. (Nodes, not
+    // seconds: the same on any machine, however busy.)
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("deepened.proof");
+    let path = file.to_str().unwrap();
+    let solve = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--board",
+            "4x5",
+            "--full",
+            "--moves",
+            "--side",
+            "white",
+            "--move-nodes",
+            "100000",
+            "--memory",
+            "64",
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = solve(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("not decided: no move found that wins for white, "),
+        "{text}"
+    );
+    // A position decided before (here a reflection of an earlier move's,
+    // decided after it) is not searched again when no proof is wanted.
+    assert!(
+        text.lines().any(
+            |l| l.ends_with(", as found before for it or its reflection)")
+                && l.contains(" white cannot force a win (black holds) (")
+        ),
+        "{text}"
+    );
+    // Split further where left open: each of Black's replies after a move
+    // is searched within the same nodes, and one move's replies all lose.
+    // Side by side too (the positions of a ply split further are searched
+    // two at a time).
+    for threads in ["1", "2"] {
+        let out = solve(&["--deepen", "1", "--threads", threads, "--proof", path]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("white wins: "), "{threads}: {text}");
+        assert!(
+            stderr(&out).contains(": left open, split one ply further ("),
+            "{threads}: {}",
+            stderr(&out)
+        );
+        let checked = verified(path);
+        assert!(
+            checked.starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),
+            "{threads}: {checked}"
+        );
+    }
+    let out = run(&[
+        "solve", "--board", "4x4", "--full", "--moves", "--deepen", "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--deepen works with --side only"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn solve_full_writes_a_proof_that_verify_checks() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("4x5.proof");

@@ -421,6 +421,10 @@ pub struct ProofLimits {
     pub max_hold: Option<usize>,
     /// When to stop, if the search has a time limit.
     pub deadline: Option<Instant>,
+    /// The most nodes a search (or each [`ProofSearch::run_from`]) may
+    /// visit before it stops, if it has such a limit: unlike a deadline,
+    /// it stops at the same point on any machine, however busy.
+    pub max_nodes: Option<u64>,
     /// Nodes between checks for a stall: when the table grew by fewer
     /// than one position per 1024 nodes since the last check, the search
     /// is going round over positions it has (see [`ProofSearch::run`]),
@@ -466,6 +470,7 @@ impl Default for ProofLimits {
             max_entries: 50_000_000,
             max_hold: None,
             deadline: None,
+            max_nodes: None,
             stall_nodes: STALL_NODES,
             collect: true,
         }
@@ -558,6 +563,9 @@ pub struct ProofSearch<'a> {
     loop_targets: HashSet<u64, BuildHasherDefault<KeyHasher>>,
     proofs: u32,
     nodes: u64,
+    /// `nodes` when the search (or the last `run_from`) started, for
+    /// [`ProofLimits::max_nodes`].
+    nodes_at_start: u64,
     limits: ProofLimits,
     stop: &'a AtomicBool,
     progress: Box<dyn FnMut(&ProofProgress) + 'a>,
@@ -703,6 +711,7 @@ impl<'a> ProofSearch<'a> {
             loop_targets: HashSet::default(),
             proofs: 0,
             nodes: 0,
+            nodes_at_start: 0,
             limits,
             stop,
             progress: Box::new(progress),
@@ -733,6 +742,7 @@ impl<'a> ProofSearch<'a> {
     /// steps are the new search's.
     pub fn run_from(&mut self, pos: &Position) {
         self.root = pos.clone();
+        self.nodes_at_start = self.nodes;
         self.path.clear();
         self.path_hashes.clear();
         self.returned_to.clear();
@@ -751,6 +761,13 @@ impl<'a> ProofSearch<'a> {
     /// that each have their own time, as `solve --moves` gives each move.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.limits.deadline = deadline;
+    }
+
+    /// Sets how many nodes the next [`run_from`](ProofSearch::run_from)
+    /// may visit (`None`: no limit), as [`set_deadline`](Self::set_deadline)
+    /// sets its time.
+    pub fn set_max_nodes(&mut self, max_nodes: Option<u64>) {
+        self.limits.max_nodes = max_nodes;
     }
 
     /// Lets go of the hold the last search read (its graph can take about
@@ -1545,6 +1562,10 @@ impl<'a> ProofSearch<'a> {
     fn interrupted(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .limits
+                .max_nodes
+                .is_some_and(|most| self.nodes - self.nodes_at_start >= most)
     }
 
     /// Searches a non-terminal node (table key `key`) until its φ reaches
@@ -2090,6 +2111,36 @@ mod tests {
             assert_eq!(proof.header.claim, Claim::Holds(!prover));
             assert!(proof.positions > 1);
         }
+    }
+
+    #[test]
+    fn a_node_limit_stops_each_run_at_the_same_point() {
+        // 4x5 takes hundreds of thousands of nodes: within 10,000 it is
+        // stopped, at the same count every time (checked every 256 nodes).
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 5);
+        let limits = ProofLimits {
+            max_nodes: Some(10_000),
+            ..ProofLimits::default()
+        };
+        let counts: Vec<u64> = (0..2)
+            .map(|_| {
+                let found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
+                assert_eq!(found.verdict(), Verdict::Stopped);
+                found.nodes()
+            })
+            .collect();
+        assert!((10_000..10_000 + 256).contains(&counts[0]), "{counts:?}");
+        assert_eq!(counts[0], counts[1]);
+        // Run again in the same table, the limit counts from the new start;
+        // without one, the search goes on to its proof.
+        let mut found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
+        found.run_from(&pos);
+        assert_eq!(found.verdict(), Verdict::Stopped);
+        assert!(found.nodes() >= 20_000, "{}", found.nodes());
+        found.set_max_nodes(None);
+        found.run_from(&pos);
+        assert_eq!(found.verdict(), Verdict::Proven);
     }
 
     #[test]

@@ -50,18 +50,32 @@ enum SideValue {
     Undecided,
 }
 
-/// Runs `epaminondas solve --full --moves --side SIDE [--split PLIES]`:
-/// whether `side` can force a win from `pos`, decided move by move (see the
-/// module's notes), `plies` deep (1: after each first move; 2: after each
-/// reply to each, and so on), one search kept through all the positions
-/// searched, each within `limits`; or, with `threads` above 1, that many
-/// positions of the last ply searched side by side, each in a table of
-/// its own. With `proof_path`, writes the proof of the answer.
+/// How a position is split into the positions searched (`--split`,
+/// `--deepen`, `--threads`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitShape {
+    /// How many plies deep the positions searched are (1: after each first
+    /// move; 2: after each reply to each, and so on).
+    pub plies: u32,
+    /// How many plies further a position of the last ply left undecided
+    /// may be split, one ply at a time (0: none).
+    pub deepen: u32,
+    /// How many positions of the last ply are searched side by side, each
+    /// in a table of its own (1: one after another, in one table).
+    pub threads: usize,
+}
+
+/// Runs `epaminondas solve --full --moves --side SIDE [--split PLIES]
+/// [--deepen PLIES]`: whether `side` can force a win from `pos`, decided
+/// move by move (see the module's notes) as `shape` says: one search kept
+/// through all the positions searched, each within `limits`, or several
+/// side by side; a position of the last ply left undecided is split one
+/// ply further, while `shape.deepen` allows. With `proof_path`, writes the
+/// proof of the answer.
 pub fn solve_moves_for_side(
     pos: &Position,
     side: Color,
-    plies: u32,
-    threads: usize,
+    shape: SplitShape,
     limits: MovesLimits,
     proof_path: Option<&Path>,
     stop: &AtomicBool,
@@ -87,9 +101,10 @@ pub fn solve_moves_for_side(
             started,
             search: None,
             engine: Engine::new(16),
-            threads: threads.max(1),
+            threads: shape.threads.max(1),
+            met: HashMap::new(),
         };
-        split.node(pos, &mut Vec::new(), plies.max(1))
+        split.node(pos, &mut Vec::new(), shape.plies.max(1), shape.deepen)
     });
     let seconds = started.elapsed().as_secs_f64();
     let total = moves.len();
@@ -156,6 +171,13 @@ struct Splitter<'a> {
     engine: Engine,
     /// How many positions of the last ply are searched side by side.
     threads: usize,
+    /// Each position decided through [`Splitter::node`] so far, by table
+    /// key: its value, and how deep below it was searched (plies and
+    /// `--deepen` plies together). Lines of play meet (on 6x4 off two of
+    /// Black's first replies lead to the same position seven plies on), and
+    /// one met again takes the value found before, unless its proof is
+    /// wanted or it was left open and may now be searched deeper.
+    met: HashMap<u64, (SideValue, u32)>,
 }
 
 /// A position's moves, to be searched after: the positions after them,
@@ -171,9 +193,16 @@ struct Choices<'m> {
     opposite: SideValue,
 }
 
-/// The values of the moves searched from a position and their proofs (in
-/// the same order, a deciding move's last), and the move that decided it.
-type Below = (Vec<SideValue>, Vec<Option<Strategy>>, Option<Move>);
+/// The moves searched from a position (by index into its [`Choices`]),
+/// each with its value and proof, in the order found, and the index of the
+/// move that decided the position, if one did.
+type Below = (Vec<(usize, SideValue, Option<Strategy>)>, Option<usize>);
+
+/// Whether a position's value may still be found by searching further:
+/// stopped before deciding, or no win found with the hold not proven.
+fn open(value: SideValue) -> bool {
+    matches!(value, SideValue::Undecided | SideValue::NoWinFound)
+}
 
 /// What a position of the split came to.
 struct Found {
@@ -192,9 +221,48 @@ impl Splitter<'_> {
     /// Decides `pos`, reached by the moves `line`: with `plies` left, by
     /// its moves' values, the engine's best for the mover first, stopping
     /// at the first move that decides it; with none left (or the game over
-    /// there), by the proof search. Prints each position's value as it is
-    /// found.
-    fn node(&mut self, pos: &Position, line: &mut Vec<Move>, plies: u32) -> Found {
+    /// there), by the proof search. With one ply left and `deepen` above
+    /// 0, the positions after its moves left open are then split one ply
+    /// further in turn (see [`Splitter::deepen`]). Prints each position's
+    /// value as it is found. A position met before in another line takes
+    /// the value found then (see [`Splitter::met`]).
+    fn node(&mut self, pos: &Position, line: &mut Vec<Move>, plies: u32, deepen: u32) -> Found {
+        let key = table_key(pos);
+        // A position of the last ply is searched alone (its parent splits
+        // it further, if at all).
+        let reach = if plies == 0 { 0 } else { plies + deepen };
+        if let Some(&(value, searched)) = self.met.get(&key).filter(|_| !line.is_empty()) {
+            let decided = !open(value);
+            if (decided && !self.keep_proofs) || (!decided && searched >= reach) {
+                self.print(line, value, ", as found before for it or its reflection");
+                return Found {
+                    value,
+                    decided_by: None,
+                    below: Vec::new(),
+                    strategy: None,
+                };
+            }
+        }
+        let found = self.search_node(pos, line, plies, deepen);
+        let deepest = match self.met.get(&key) {
+            Some(&(_, searched)) => searched.max(reach),
+            None => reach,
+        };
+        // A search stopped from outside says nothing of the position.
+        if !(found.value == SideValue::Undecided && self.stop.load(Ordering::Relaxed)) {
+            self.met.insert(key, (found.value, deepest));
+        }
+        found
+    }
+
+    /// [`Splitter::node`]'s search, for a position not met before.
+    fn search_node(
+        &mut self,
+        pos: &Position,
+        line: &mut Vec<Move>,
+        plies: u32,
+        deepen: u32,
+    ) -> Found {
         let leaf = |this: &mut Self, line: &[Move]| {
             let setup = Setup {
                 progress: Some(this.started),
@@ -231,11 +299,21 @@ impl Splitter<'_> {
             decisive,
             opposite,
         };
-        let (below, mut strategies, decided_by) = if plies == 1 && self.threads > 1 {
+        let (mut found, mut decider) = if plies == 1 && self.threads > 1 {
             self.side_by_side(&here, line)
         } else {
-            self.one_by_one(&here, line, plies)
+            self.one_by_one(&here, line, plies, deepen)
         };
+        if decider.is_none() && plies == 1 && deepen > 0 {
+            decider = self.deepen(&here, line, &mut found, deepen - 1);
+        }
+        // The deciding move's proof goes last.
+        if let Some(decider) = decider {
+            found.sort_by_key(|(i, _, _)| *i == decider);
+        }
+        let decided_by = decider.map(|i| moves[i]);
+        let (below, mut strategies): (Vec<SideValue>, Vec<Option<Strategy>>) =
+            found.into_iter().map(|(_, v, s)| (v, s)).unzip();
         let every = |wanted: &dyn Fn(SideValue) -> bool| {
             below.len() == moves.len() && below.iter().all(|&v| wanted(v))
         };
@@ -267,13 +345,18 @@ impl Splitter<'_> {
     }
 
     /// The values of a position's moves (see [`Choices`]), one after
-    /// another in the one search kept, `plies` deep, stopping at the first
-    /// that decides: the values and proofs in the order found (the deciding
-    /// one last), and the deciding move.
-    fn one_by_one(&mut self, here: &Choices<'_>, line: &mut Vec<Move>, plies: u32) -> Below {
+    /// another in the one search kept, `plies` deep (each position below
+    /// split further as `deepen` allows), stopping at the first that
+    /// decides.
+    fn one_by_one(
+        &mut self,
+        here: &Choices<'_>,
+        line: &mut Vec<Move>,
+        plies: u32,
+        deepen: u32,
+    ) -> Below {
         let mut first_with_key: HashMap<u64, (usize, SideValue)> = HashMap::new();
-        let mut below = Vec::new();
-        let mut strategies = Vec::new();
+        let mut found_all = Vec::new();
         let mut decided_by = None;
         for &i in here.order {
             line.push(here.moves[i]);
@@ -282,35 +365,75 @@ impl Splitter<'_> {
             // it) only when that value needs its proof.
             let found = match first_with_key.get(&here.keys[i]) {
                 Some(&(earlier, value)) if value != here.decisive && value != here.opposite => {
-                    let note = format!(
-                        ", as after {}, its reflection",
-                        here.moves[earlier].with_capture_mark()
-                    );
-                    self.print(line, value, &note);
-                    Found {
-                        value,
-                        decided_by: None,
-                        below: Vec::new(),
-                        strategy: None,
-                    }
+                    self.as_reflection(line, value, here.moves[earlier])
                 }
-                _ => self.node(&here.afters[i], line, plies - 1),
+                _ => self.node(&here.afters[i], line, plies - 1, deepen),
             };
             line.pop();
             first_with_key
                 .entry(here.keys[i])
                 .or_insert((i, found.value));
-            below.push(found.value);
-            strategies.push(found.strategy);
+            found_all.push((i, found.value, found.strategy));
             if found.value == here.decisive {
-                decided_by = Some(here.moves[i]);
+                decided_by = Some(i);
                 break;
             }
             if self.stop.load(Ordering::Relaxed) {
                 break;
             }
         }
-        (below, strategies, decided_by)
+        (found_all, decided_by)
+    }
+
+    /// After a position's moves were each searched and none decided it:
+    /// the positions after them left open (stopped, or no win found with
+    /// the hold not proven) are split one ply further, one after another,
+    /// the engine's best first, each with its own moves searched (and
+    /// split again while `deepen` allows), until one decides the position.
+    /// This is the narrowing a person does by hand on a board too large to
+    /// search whole: where every other move is settled in seconds, the few
+    /// left open are followed one ply down, then the few open there. `found`
+    /// takes the new values; returns the index of the deciding move.
+    fn deepen(
+        &mut self,
+        here: &Choices<'_>,
+        line: &mut Vec<Move>,
+        found: &mut [(usize, SideValue, Option<Strategy>)],
+        deepen: u32,
+    ) -> Option<usize> {
+        // A move to the reflection of a position split already takes its
+        // value, unless that value needs its proof.
+        let mut split: HashMap<u64, (usize, SideValue)> = HashMap::new();
+        for &i in here.order {
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let Some(slot) = found.iter_mut().find(|(k, v, _)| *k == i && open(*v)) else {
+                continue;
+            };
+            line.push(here.moves[i]);
+            let below = match split.get(&here.keys[i]) {
+                Some(&(earlier, value)) if value != here.opposite || !self.keep_proofs => {
+                    self.as_reflection(line, value, here.moves[earlier])
+                }
+                _ => {
+                    eprintln!(
+                        "  {}: left open, split one ply further ({} more allowed below; {:.1} s)",
+                        Self::words(line),
+                        deepen,
+                        self.started.elapsed().as_secs_f64()
+                    );
+                    self.node(&here.afters[i], line, 1, deepen)
+                }
+            };
+            line.pop();
+            split.entry(here.keys[i]).or_insert((i, below.value));
+            *slot = (i, below.value, below.strategy);
+            if below.value == here.decisive {
+                return Some(i);
+            }
+        }
+        None
     }
 
     /// The values of a position's moves (see [`Choices`]), the positions
@@ -402,11 +525,8 @@ impl Splitter<'_> {
                 }
             }
         });
-        if let Some(decider) = decided_by {
-            // The deciding move's proof goes last.
-            found.sort_by_key(|(i, _, _)| *i == decider);
-            let (below, strategies) = found.into_iter().map(|(_, v, s)| (v, s)).unzip();
-            return (below, strategies, Some(here.moves[decider]));
+        if decided_by.is_some() {
+            return (found, decided_by);
         }
         for (i, earlier) in copies {
             let Some(&(_, value, _)) = found.iter().find(|(k, _, _)| *k == earlier) else {
@@ -419,18 +539,15 @@ impl Splitter<'_> {
                 self.print(line, value, "");
                 (value, strategy)
             } else {
-                let note = format!(
-                    ", as after {}, its reflection",
-                    here.moves[earlier].with_capture_mark()
-                );
-                self.print(line, value, &note);
-                (value, None)
+                (
+                    self.as_reflection(line, value, here.moves[earlier]).value,
+                    None,
+                )
             };
             line.pop();
             found.push((i, value, strategy));
         }
-        let (below, strategies) = found.into_iter().map(|(_, v, s)| (v, s)).unzip();
-        (below, strategies, None)
+        (found, None)
     }
 
     /// How a search is made here: one of `searches` sharing the memory,
@@ -446,15 +563,34 @@ impl Splitter<'_> {
         }
     }
 
-    /// Prints the value of the position after `line`.
-    fn print(&self, line: &[Move], value: SideValue, note: &str) {
+    /// The position after `line`, the reflection of the one after `earlier`
+    /// (a move from the same position), taken to have its `value`
+    /// without a search (and so without a proof); printed as such.
+    fn as_reflection(&self, line: &[Move], value: SideValue, earlier: Move) -> Found {
+        let note = format!(", as after {}, its reflection", earlier.with_capture_mark());
+        self.print(line, value, &note);
+        Found {
+            value,
+            decided_by: None,
+            below: Vec::new(),
+            strategy: None,
+        }
+    }
+
+    /// The moves of `line` in words, one after another.
+    fn words(line: &[Move]) -> String {
         let line: Vec<String> = line
             .iter()
             .map(|mv| mv.with_capture_mark().to_string())
             .collect();
+        line.join(" ")
+    }
+
+    /// Prints the value of the position after `line`.
+    fn print(&self, line: &[Move], value: SideValue, note: &str) {
         outln!(
             "{:<14} {} ({:.2} s{note})",
-            line.join(" "),
+            Self::words(line),
             describe(value, self.side),
             self.started.elapsed().as_secs_f64()
         );
