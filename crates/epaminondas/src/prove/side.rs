@@ -244,10 +244,10 @@ impl Splitter<'_> {
             }
         }
         let found = self.search_node(pos, line, plies, deepen);
-        let deepest = match self.met.get(&key) {
-            Some(&(_, searched)) => searched.max(reach),
-            None => reach,
-        };
+        let deepest = self
+            .met
+            .get(&key)
+            .map_or(reach, |&(_, searched)| searched.max(reach));
         // A search stopped from outside says nothing of the position.
         if !(found.value == SideValue::Undecided && self.stop.load(Ordering::Relaxed)) {
             self.met.insert(key, (found.value, deepest));
@@ -392,8 +392,10 @@ impl Splitter<'_> {
     /// split again while `deepen` allows), until one decides the position.
     /// This is the narrowing a person does by hand on a board too large to
     /// search whole: where every other move is settled in seconds, the few
-    /// left open are followed one ply down, then the few open there. `found`
-    /// takes the new values; returns the index of the deciding move.
+    /// left open are followed one ply down, then the few open there (a
+    /// reflection of one split already takes its value through
+    /// [`Splitter::met`]). `found` takes the new values; returns the index
+    /// of the deciding move.
     fn deepen(
         &mut self,
         here: &Choices<'_>,
@@ -401,9 +403,6 @@ impl Splitter<'_> {
         found: &mut [(usize, SideValue, Option<Strategy>)],
         deepen: u32,
     ) -> Option<usize> {
-        // A move to the reflection of a position split already takes its
-        // value, unless that value needs its proof.
-        let mut split: HashMap<u64, (usize, SideValue)> = HashMap::new();
         for &i in here.order {
             if self.stop.load(Ordering::Relaxed) {
                 break;
@@ -412,22 +411,14 @@ impl Splitter<'_> {
                 continue;
             };
             line.push(here.moves[i]);
-            let below = match split.get(&here.keys[i]) {
-                Some(&(earlier, value)) if value != here.opposite || !self.keep_proofs => {
-                    self.as_reflection(line, value, here.moves[earlier])
-                }
-                _ => {
-                    eprintln!(
-                        "  {}: left open, split one ply further ({} more allowed below; {:.1} s)",
-                        Self::words(line),
-                        deepen,
-                        self.started.elapsed().as_secs_f64()
-                    );
-                    self.node(&here.afters[i], line, 1, deepen)
-                }
-            };
+            eprintln!(
+                "  {}: left open, split one ply further ({} more allowed below; {:.1} s)",
+                Self::words(line),
+                deepen,
+                self.started.elapsed().as_secs_f64()
+            );
+            let below = self.node(&here.afters[i], line, 1, deepen);
             line.pop();
-            split.entry(here.keys[i]).or_insert((i, below.value));
             *slot = (i, below.value, below.strategy);
             if below.value == here.decisive {
                 return Some(i);
