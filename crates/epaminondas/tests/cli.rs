@@ -405,6 +405,39 @@ fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
 }
 
 #[test]
+fn solve_side_by_side_takes_the_value_of_a_position_met_before() {
+    // 4x4 split three plies deep: b1,c2-d3:1 c4,b3-a2:1 c1,b2-a3:1 is the
+    // position after b1,c2-d3:1 b4,c3-d2:1 ... reached another way, or its
+    // reflection; searched side by side, it is not searched again.
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--full",
+        "--moves",
+        "--side",
+        "white",
+        "--move-nodes",
+        "500",
+        "--memory",
+        "16",
+        "--split",
+        "3",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("b1,c2-d3:1 c4,b3-a2:1 c1,b2-a3:1 ")
+                && l.ends_with(", as found before for it or its reflection)")),
+        "{text}"
+    );
+    assert!(text.contains("not decided: "), "{text}");
+}
+
+#[test]
 fn solve_full_writes_a_proof_that_verify_checks() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("4x5.proof");

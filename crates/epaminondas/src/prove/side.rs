@@ -32,6 +32,9 @@ use crate::output::{Failure, Outcome, outln};
 /// search can take.
 const ORDER_NODES: u64 = 100_000;
 
+/// How a value taken from [`Splitter::met`] is noted.
+const MET_BEFORE: &str = ", as found before for it or its reflection";
+
 /// How often searches side by side (`--threads`) say how far they got.
 const PROGRESS_EVERY: Duration = Duration::from_secs(60);
 
@@ -171,8 +174,9 @@ struct Splitter<'a> {
     engine: Engine,
     /// How many positions of the last ply are searched side by side.
     threads: usize,
-    /// Each position decided through [`Splitter::node`] so far, by table
-    /// key: its value, and how deep below it was searched (plies and
+    /// Each position decided so far (through [`Splitter::node`], or
+    /// searched side by side), by table key: its value, and how deep below
+    /// it was searched (plies and
     /// `--deepen` plies together). Lines of play meet (on 6x4 off two of
     /// Black's first replies lead to the same position seven plies on), and
     /// one met again takes the value found before, unless its proof is
@@ -204,6 +208,16 @@ fn open(value: SideValue) -> bool {
     matches!(value, SideValue::Undecided | SideValue::NoWinFound)
 }
 
+/// Lets go of the proofs of the moves searched from a position once one of
+/// them is left open for good: the position can then be decided only by a
+/// deciding move still to come, whose proof alone is wanted (on 6x4 off the
+/// proofs kept under lines left open took 7 GB).
+fn let_go(found: &mut [(usize, SideValue, Option<Strategy>)]) {
+    for (_, _, strategy) in found {
+        *strategy = None;
+    }
+}
+
 /// What a position of the split came to.
 struct Found {
     /// Its value for the side.
@@ -231,28 +245,41 @@ impl Splitter<'_> {
         // A position of the last ply is searched alone (its parent splits
         // it further, if at all).
         let reach = if plies == 0 { 0 } else { plies + deepen };
-        if let Some(&(value, searched)) = self.met.get(&key).filter(|_| !line.is_empty()) {
-            let decided = !open(value);
-            if (decided && !self.keep_proofs) || (!decided && searched >= reach) {
-                self.print(line, value, ", as found before for it or its reflection");
-                return Found {
-                    value,
-                    decided_by: None,
-                    below: Vec::new(),
-                    strategy: None,
-                };
-            }
+        if let Some(value) = self.known(key, reach).filter(|_| !line.is_empty()) {
+            self.print(line, value, MET_BEFORE);
+            return Found {
+                value,
+                decided_by: None,
+                below: Vec::new(),
+                strategy: None,
+            };
         }
         let found = self.search_node(pos, line, plies, deepen);
+        self.remember(key, found.value, reach);
+        found
+    }
+
+    /// The value found before for the position with table `key`, if it
+    /// may be taken for a search `reach` plies deep: a decided one when no
+    /// proof is wanted, an open one when it was searched at least as deep.
+    fn known(&self, key: u64, reach: u32) -> Option<SideValue> {
+        let &(value, searched) = self.met.get(&key)?;
+        let decided = !open(value);
+        ((decided && !self.keep_proofs) || (!decided && searched >= reach)).then_some(value)
+    }
+
+    /// Records the `value` found for the position with table `key`,
+    /// searched `reach` plies deep, for [`Splitter::known`]; a search
+    /// stopped from outside says nothing of the position and is not kept.
+    fn remember(&mut self, key: u64, value: SideValue, reach: u32) {
+        if value == SideValue::Undecided && self.stop.load(Ordering::Relaxed) {
+            return;
+        }
         let deepest = self
             .met
             .get(&key)
             .map_or(reach, |&(_, searched)| searched.max(reach));
-        // A search stopped from outside says nothing of the position.
-        if !(found.value == SideValue::Undecided && self.stop.load(Ordering::Relaxed)) {
-            self.met.insert(key, (found.value, deepest));
-        }
-        found
+        self.met.insert(key, (value, deepest));
     }
 
     /// [`Splitter::node`]'s search, for a position not met before.
@@ -358,6 +385,7 @@ impl Splitter<'_> {
         let mut first_with_key: HashMap<u64, (usize, SideValue)> = HashMap::new();
         let mut found_all = Vec::new();
         let mut decided_by = None;
+        let mut open_for_good = false;
         for &i in here.order {
             line.push(here.moves[i]);
             // A move leading to the reflection of an earlier one's position
@@ -373,10 +401,15 @@ impl Splitter<'_> {
             first_with_key
                 .entry(here.keys[i])
                 .or_insert((i, found.value));
+            // Left open for good (no deepening follows at this ply).
+            open_for_good |= open(found.value) && (plies > 1 || deepen == 0);
             found_all.push((i, found.value, found.strategy));
             if found.value == here.decisive {
                 decided_by = Some(i);
                 break;
+            }
+            if open_for_good {
+                let_go(&mut found_all);
             }
             if self.stop.load(Ordering::Relaxed) {
                 break;
@@ -423,6 +456,9 @@ impl Splitter<'_> {
             if below.value == here.decisive {
                 return Some(i);
             }
+            if open(below.value) {
+                let_go(found);
+            }
         }
         None
     }
@@ -432,18 +468,31 @@ impl Splitter<'_> {
     /// its own with an equal share of the memory, the engine's best first;
     /// once one decides, the others are stopped (and not reported). A move
     /// to the reflection of an earlier one's position takes that value,
-    /// or, when it is needed with its proof, is searched again after.
+    /// or, when it is needed with its proof, is searched again after; one
+    /// to a position met before in another line takes the value found then
+    /// (see [`Splitter::known`]).
     fn side_by_side(&mut self, here: &Choices<'_>, line: &mut Vec<Move>) -> Below {
         let mut first_with_key: HashMap<u64, usize> = HashMap::new();
         let mut queue = Vec::new();
         let mut copies = Vec::new();
+        let mut found: Vec<(usize, SideValue, Option<Strategy>)> = Vec::new();
         for &i in here.order {
-            match first_with_key.get(&here.keys[i]) {
-                Some(&earlier) => copies.push((i, earlier)),
-                None => {
-                    first_with_key.insert(here.keys[i], i);
-                    queue.push(i);
-                }
+            if let Some(&earlier) = first_with_key.get(&here.keys[i]) {
+                copies.push((i, earlier));
+                continue;
+            }
+            first_with_key.insert(here.keys[i], i);
+            // A position met before in another line is not searched again.
+            let Some(value) = self.known(here.keys[i], 0) else {
+                queue.push(i);
+                continue;
+            };
+            line.push(here.moves[i]);
+            self.print(line, value, MET_BEFORE);
+            line.pop();
+            found.push((i, value, None));
+            if value == here.decisive {
+                return (found, Some(i));
             }
         }
         let threads = self.threads.min(queue.len()).max(1);
@@ -452,8 +501,9 @@ impl Splitter<'_> {
         let halt = AtomicBool::new(false);
         let setup = self.setup(threads, &halt);
         let next = AtomicUsize::new(0);
-        let mut found: Vec<(usize, SideValue, Option<Strategy>)> = Vec::new();
         let mut decided_by = None;
+        // Those taken from `met`, not searched here.
+        let known = found.len();
         std::thread::scope(|scope| {
             let (sender, results) = mpsc::channel();
             for _ in 0..threads {
@@ -484,11 +534,12 @@ impl Splitter<'_> {
                 if said.elapsed() >= PROGRESS_EVERY {
                     said = Instant::now();
                     let started = next.load(Ordering::Relaxed).min(queue.len());
+                    let searched = found.len() - known;
                     eprintln!(
                         "  {} of {} positions searched, {} running ({:.1} s)",
-                        found.len(),
+                        searched,
                         queue.len(),
-                        started.saturating_sub(found.len()),
+                        started.saturating_sub(searched),
                         self.started.elapsed().as_secs_f64()
                     );
                 }
@@ -501,6 +552,7 @@ impl Splitter<'_> {
                         line.push(here.moves[i]);
                         self.print(line, value, "");
                         line.pop();
+                        self.remember(here.keys[i], value, 0);
                         if value == here.decisive && decided_by.is_none() {
                             decided_by = Some(i);
                             halt.store(true, Ordering::Relaxed);
