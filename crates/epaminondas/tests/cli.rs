@@ -378,15 +378,21 @@ fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
     // Side by side too (the positions of a ply split further are searched
     // two at a time).
     for threads in ["1", "2"] {
+        let _ = std::fs::remove_file(path);
         let out = solve(&["--deepen", "1", "--threads", threads, "--proof", path]);
         assert!(out.status.success(), "{}", stderr(&out));
         let text = stdout(&out);
         assert!(text.contains("white wins: "), "{threads}: {text}");
-        assert!(
-            stderr(&out).contains(": left open, split one ply further ("),
-            "{threads}: {}",
-            stderr(&out)
-        );
+        // A first pass as without --deepen, a second one ply deeper, and
+        // once decided, one more for the proof.
+        let log = stderr(&out);
+        for said in [
+            "pass 2: the positions left open split up to 1 plies further (",
+            ": left open, split one ply further (",
+            "decided; searching the deciding moves again for the proof (",
+        ] {
+            assert!(log.contains(said), "{threads}: {said}: {log}");
+        }
         let checked = verified(path);
         assert!(
             checked.starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),

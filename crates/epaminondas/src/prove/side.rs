@@ -100,14 +100,17 @@ pub fn solve_moves_for_side(
             side,
             limits,
             stop,
-            keep_proofs,
+            // With --deepen, the passes look for the value; the proof is
+            // read in a pass of its own once it is known.
+            keep_proofs: keep_proofs && shape.deepen == 0,
             started,
             search: None,
             engine: Engine::new(16),
             threads: shape.threads.max(1),
             met: HashMap::new(),
+            scores: HashMap::new(),
         };
-        split.node(pos, &mut Vec::new(), shape.plies.max(1), shape.deepen)
+        split.passes(pos, shape, keep_proofs)
     });
     let seconds = started.elapsed().as_secs_f64();
     let total = moves.len();
@@ -182,6 +185,11 @@ struct Splitter<'a> {
     /// one met again takes the value found before, unless its proof is
     /// wanted or it was left open and may now be searched deeper.
     met: HashMap<u64, (SideValue, u32)>,
+    /// The engine's scores of the positions after each move, by the
+    /// position they are made from (not its table key: a reflection lists
+    /// its moves in another order): each pass orders them the same way
+    /// without searching them again.
+    scores: HashMap<Position, Vec<i32>>,
 }
 
 /// A position's moves, to be searched after: the positions after them,
@@ -232,6 +240,41 @@ struct Found {
 }
 
 impl Splitter<'_> {
+    /// Decides `pos` as `shape` says. With `--deepen`, in passes, each
+    /// following the positions left open one ply further than the last
+    /// (0, 1, ... `shape.deepen` plies), all that was decided before taken
+    /// from [`Splitter::met`]: a line whose value is found a few plies down
+    /// is not held up behind one left open however deep it is followed.
+    /// Once decided, and when `keep_proofs`, a last pass searches again,
+    /// the deciding moves first, and reads the proof.
+    fn passes(&mut self, pos: &Position, shape: SplitShape, keep_proofs: bool) -> Found {
+        let plies = shape.plies.max(1);
+        let mut deepen = 0;
+        loop {
+            if deepen > 0 {
+                eprintln!(
+                    "pass {}: the positions left open split up to {deepen} plies further ({:.1} s)",
+                    deepen + 1,
+                    self.started.elapsed().as_secs_f64()
+                );
+            }
+            let found = self.node(pos, &mut Vec::new(), plies, deepen);
+            let stopped = self.stop.load(Ordering::Relaxed);
+            if !open(found.value) && keep_proofs && !self.keep_proofs && !stopped {
+                eprintln!(
+                    "decided; searching the deciding moves again for the proof ({:.1} s)",
+                    self.started.elapsed().as_secs_f64()
+                );
+                self.keep_proofs = true;
+                return self.node(pos, &mut Vec::new(), plies, deepen);
+            }
+            if !open(found.value) || stopped || deepen >= shape.deepen {
+                return found;
+            }
+            deepen += 1;
+        }
+    }
+
     /// Decides `pos`, reached by the moves `line`: with `plies` left, by
     /// its moves' values, the engine's best for the mover first, stopping
     /// at the first move that decides it; with none left (or the game over
@@ -269,10 +312,15 @@ impl Splitter<'_> {
     }
 
     /// Records the `value` found for the position with table `key`,
-    /// searched `reach` plies deep, for [`Splitter::known`]; a search
-    /// stopped from outside says nothing of the position and is not kept.
+    /// searched `reach` plies deep, for [`Splitter::known`]. A search
+    /// stopped from outside says nothing of the position and is not kept,
+    /// nor is an open value where one was decided before (a search for the
+    /// proof, shallower than the one that decided it, may stop short).
     fn remember(&mut self, key: u64, value: SideValue, reach: u32) {
-        if value == SideValue::Undecided && self.stop.load(Ordering::Relaxed) {
+        let decided_before = self.met.get(&key).is_some_and(|m| !open(m.0));
+        if (open(value) && decided_before)
+            || (value == SideValue::Undecided && self.stop.load(Ordering::Relaxed))
+        {
             return;
         }
         let deepest = self
@@ -316,8 +364,8 @@ impl Splitter<'_> {
         } else {
             (SideValue::CannotWin, SideValue::Wins)
         };
-        let order = self.order(&afters);
         let keys: Vec<u64> = afters.iter().map(table_key).collect();
+        let order = self.order(pos, &afters, &keys, decisive);
         let here = Choices {
             moves: &moves,
             afters: &afters,
@@ -639,22 +687,36 @@ impl Splitter<'_> {
         );
     }
 
-    /// The moves (by index into `afters`, the positions after them) best for
-    /// the side that made them first, by a short engine search of each
-    /// position; equal scores keep the moves' order.
-    fn order(&mut self, afters: &[Position]) -> Vec<usize> {
-        let limits = Limits::nodes(ORDER_NODES);
-        let scores: Vec<i32> = afters
-            .iter()
-            .map(|after| {
-                // Each position searched from an empty table, so that the
-                // order does not depend on what was searched before.
-                self.engine.clear();
-                -self.engine.search(after, &limits, self.stop, |_| {}).score
-            })
-            .collect();
+    /// The moves from `pos` (by index into `afters`, the positions after
+    /// them, whose table keys are `keys`): first those found `decisive`
+    /// before (so that a pass reading the proof goes straight to them),
+    /// then the best for the side that made them, by a short engine search
+    /// of each position (made once, kept in [`Splitter::scores`]); equal
+    /// scores keep the moves' order.
+    fn order(
+        &mut self,
+        pos: &Position,
+        afters: &[Position],
+        keys: &[u64],
+        decisive: SideValue,
+    ) -> Vec<usize> {
+        if !self.scores.contains_key(pos) {
+            let limits = Limits::nodes(ORDER_NODES);
+            let scores = afters
+                .iter()
+                .map(|after| {
+                    // Each position searched from an empty table, so that
+                    // the order does not depend on what was searched before.
+                    self.engine.clear();
+                    -self.engine.search(after, &limits, self.stop, |_| {}).score
+                })
+                .collect();
+            self.scores.insert(pos.clone(), scores);
+        }
+        let scores = &self.scores[pos];
+        let known_decisive = |i: usize| self.met.get(&keys[i]).is_some_and(|m| m.0 == decisive);
         let mut order: Vec<usize> = (0..afters.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+        order.sort_by_key(|&i| (!known_decisive(i), std::cmp::Reverse(scores[i])));
         order
     }
 }
