@@ -62,7 +62,8 @@ pub struct SolveArgs {
     move_time: Option<f64>,
     /// With --moves: stop each move's search after this many nodes, as
     /// --move-time does after its seconds, but at the same point on any
-    /// machine however busy it is: for runs that must come out the same.
+    /// machine however busy it is: for runs that must come out the same
+    /// (the positions read into the other side's hold count as nodes).
     #[arg(long, requires = "moves", value_name = "NODES",
           value_parser = clap::value_parser!(u64).range(1..))]
     move_nodes: Option<u64>,

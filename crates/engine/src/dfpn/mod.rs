@@ -44,6 +44,7 @@
 //! be written out ([`ProofSearch::for_each_step`]) and checked by the rules
 //! library alone ([`epaminondas_rules::proof`]).
 
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -423,7 +424,10 @@ pub struct ProofLimits {
     pub deadline: Option<Instant>,
     /// The most nodes a search (or each [`ProofSearch::run_from`]) may
     /// visit before it stops, if it has such a limit: unlike a deadline,
-    /// it stops at the same point on any machine, however busy.
+    /// it stops at the same point on any machine, however busy. The
+    /// positions taken into the other side's hold graphs count as nodes
+    /// (a search that goes round reads a graph at each stall, and one of
+    /// millions of positions takes minutes).
     pub max_nodes: Option<u64>,
     /// Nodes between checks for a stall: when the table grew by fewer
     /// than one position per 1024 nodes since the last check, the search
@@ -563,8 +567,13 @@ pub struct ProofSearch<'a> {
     loop_targets: HashSet<u64, BuildHasherDefault<KeyHasher>>,
     proofs: u32,
     nodes: u64,
-    /// `nodes` when the search (or the last `run_from`) started, for
-    /// [`ProofLimits::max_nodes`].
+    /// Positions taken into holds' graphs so far: work that
+    /// [`ProofLimits::max_nodes`] counts beside `nodes` (a graph of
+    /// millions of positions, read at each stall, can take longer than
+    /// the search did).
+    hold_read: Cell<u64>,
+    /// `nodes` and `hold_read` together when the search (or the last
+    /// `run_from`) started, for [`ProofLimits::max_nodes`].
     nodes_at_start: u64,
     limits: ProofLimits,
     stop: &'a AtomicBool,
@@ -711,6 +720,7 @@ impl<'a> ProofSearch<'a> {
             loop_targets: HashSet::default(),
             proofs: 0,
             nodes: 0,
+            hold_read: Cell::new(0),
             nodes_at_start: 0,
             limits,
             stop,
@@ -742,7 +752,7 @@ impl<'a> ProofSearch<'a> {
     /// steps are the new search's.
     pub fn run_from(&mut self, pos: &Position) {
         self.root = pos.clone();
-        self.nodes_at_start = self.nodes;
+        self.nodes_at_start = self.work();
         self.path.clear();
         self.path_hashes.clear();
         self.returned_to.clear();
@@ -1166,6 +1176,7 @@ impl<'a> ProofSearch<'a> {
         let mut moves = epaminondas_rules::MoveList::new();
         while let Some(waiting) = queue.pop() {
             let mut pos = waiting.ok()?;
+            self.hold_read.set(self.hold_read.get() + 1);
             if prover_at.len() % 4096 == 0 && self.interrupted() {
                 return None;
             }
@@ -1558,14 +1569,21 @@ impl<'a> ProofSearch<'a> {
         true
     }
 
-    /// Whether the search was stopped from outside or is out of time.
+    /// Whether the search was stopped from outside, is out of time, or has
+    /// done the work [`ProofLimits::max_nodes`] allows.
     fn interrupted(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
             || self
                 .limits
                 .max_nodes
-                .is_some_and(|most| self.nodes - self.nodes_at_start >= most)
+                .is_some_and(|most| self.work() - self.nodes_at_start >= most)
+    }
+
+    /// The work done so far, as [`ProofLimits::max_nodes`] counts it: the
+    /// nodes searched and the positions taken into holds' graphs.
+    fn work(&self) -> u64 {
+        self.nodes + self.hold_read.get()
     }
 
     /// Searches a non-terminal node (table key `key`) until its φ reaches
@@ -2141,6 +2159,29 @@ mod tests {
         found.set_max_nodes(None);
         found.run_from(&pos);
         assert_eq!(found.verdict(), Verdict::Proven);
+    }
+
+    #[test]
+    fn a_node_limit_counts_the_positions_read_into_holds() {
+        // 4x4 off with a stall check every 16 nodes reads Black's hold at
+        // each stall (see the test below). Allowed the nodes it searches,
+        // and no more, it is stopped: the graphs read count as work.
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 4).with_symmetry(Symmetry::Off);
+        let stalling = ProofLimits {
+            stall_nodes: 16,
+            ..ProofLimits::default()
+        };
+        let whole = ProofSearch::run(&pos, Color::White, stalling, &stop, |_| {});
+        assert_eq!(whole.verdict(), Verdict::NoWinFound);
+        assert!(whole.stalls() >= 1);
+        let limits = ProofLimits {
+            max_nodes: Some(whole.nodes() + 256),
+            ..stalling
+        };
+        let found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
+        assert_eq!(found.verdict(), Verdict::Stopped);
+        assert!(found.nodes() < whole.nodes(), "{}", found.nodes());
     }
 
     #[test]
