@@ -82,6 +82,9 @@ pub struct SolveArgs {
     /// many plies below the last (1 to 30). The narrowing done by hand on a
     /// board too large to search whole, left to run unattended: most moves
     /// settle in seconds, and only the few left open are followed down.
+    /// In passes, each one ply deeper over every line left open (what was
+    /// decided is not searched again); with --proof, a last pass reads the
+    /// proof once the value is known.
     #[arg(long, requires = "moves", value_name = "PLIES",
           value_parser = clap::value_parser!(u32).range(1..=30))]
     deepen: Option<u32>,

@@ -179,11 +179,11 @@ struct Splitter<'a> {
     threads: usize,
     /// Each position decided so far (through [`Splitter::node`], or
     /// searched side by side), by table key: its value, and how deep below
-    /// it was searched (plies and
-    /// `--deepen` plies together). Lines of play meet (on 6x4 off two of
-    /// Black's first replies lead to the same position seven plies on), and
-    /// one met again takes the value found before, unless its proof is
-    /// wanted or it was left open and may now be searched deeper.
+    /// it was searched (plies and `--deepen` plies together). Lines of play
+    /// meet (on 6x4 off two of Black's first replies lead to the same
+    /// position seven plies on), and one met again takes the value found
+    /// before, unless its proof is wanted or it was left open and may now
+    /// be searched deeper.
     met: HashMap<u64, (SideValue, u32)>,
     /// The engine's scores of the positions after each move, by the
     /// position they are made from (not its table key: a reflection lists
