@@ -100,9 +100,7 @@ pub fn solve_moves_for_side(
             side,
             limits,
             stop,
-            // With --deepen, the passes look for the value; the proof is
-            // read in a pass of its own once it is known.
-            keep_proofs: keep_proofs && shape.deepen == 0,
+            keep_proofs: false,
             started,
             search: None,
             engine: Engine::new(16),
@@ -249,6 +247,9 @@ impl Splitter<'_> {
     /// the deciding moves first, and reads the proof.
     fn passes(&mut self, pos: &Position, shape: SplitShape, keep_proofs: bool) -> Found {
         let plies = shape.plies.max(1);
+        // With --deepen, the passes look for the value; the proof is read
+        // in a pass of its own once it is known.
+        self.keep_proofs = keep_proofs && shape.deepen == 0;
         let mut deepen = 0;
         loop {
             if deepen > 0 {
@@ -317,16 +318,13 @@ impl Splitter<'_> {
     /// nor is an open value where one was decided before (a search for the
     /// proof, shallower than the one that decided it, may stop short).
     fn remember(&mut self, key: u64, value: SideValue, reach: u32) {
-        let decided_before = self.met.get(&key).is_some_and(|m| !open(m.0));
-        if (open(value) && decided_before)
+        let before = self.met.get(&key).copied();
+        if (open(value) && before.is_some_and(|(earlier, _)| !open(earlier)))
             || (value == SideValue::Undecided && self.stop.load(Ordering::Relaxed))
         {
             return;
         }
-        let deepest = self
-            .met
-            .get(&key)
-            .map_or(reach, |&(_, searched)| searched.max(reach));
+        let deepest = before.map_or(reach, |(_, searched)| searched.max(reach));
         self.met.insert(key, (value, deepest));
     }
 
