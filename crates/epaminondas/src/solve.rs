@@ -98,6 +98,15 @@ pub struct SolveArgs {
     #[arg(long, requires = "moves", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
+    /// With --moves --side: keep the values found in this file (created if
+    /// missing, appended to as they are found) and take those it holds
+    /// from runs before, so that a run stopped and started again, or a run
+    /// whose lines meet another's, does not search them again. Decided
+    /// values serve any run of the same game and side; the lines left open
+    /// are kept with --move-nodes and taken by a run with no more, which
+    /// goes straight on splitting them.
+    #[arg(long, requires = "moves", value_name = "FILE")]
+    known: Option<std::path::PathBuf>,
     /// With --full: the most memory the search's table may take, in MiB
     /// (16 bytes a slot, four fifths of them usable, and a sixteenth more
     /// while it grows: 4096 MiB hold 202 million positions, 12000 MiB 592
@@ -198,10 +207,12 @@ pub fn run(args: &SolveArgs) -> Outcome {
                 },
                 limits,
                 args.proof.as_deref(),
+                args.known.as_deref(),
                 stop,
             );
         }
         for (flag, given) in [
+            ("--known", args.known.is_some()),
             ("--split", args.split.is_some()),
             ("--threads", args.threads.is_some()),
             ("--deepen", args.deepen.is_some()),

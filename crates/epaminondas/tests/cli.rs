@@ -411,6 +411,106 @@ fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
 }
 
 #[test]
+fn solve_keeps_the_values_found_in_a_file_for_the_next_run() {
+    // 4x5 as in the test of --deepen: the first run decides White's win a
+    // pass deeper, the next takes it from the file without a search.
+    let dir = tempfile::tempdir().unwrap();
+    let known = dir.path().join("4x5.known");
+    let proof = dir.path().join("4x5.proof");
+    let solve = |side: &str, nodes: &str, extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--board",
+            "4x5",
+            "--full",
+            "--moves",
+            "--side",
+            side,
+            "--move-nodes",
+            nodes,
+            "--memory",
+            "64",
+            "--deepen",
+            "1",
+            "--known",
+            known.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = solve("white", "100000", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("white wins: "), "{}", stdout(&out));
+    let kept = std::fs::read_to_string(&known).unwrap();
+    assert!(
+        kept.starts_with("epaminondas-known 1 variant epaminondas symmetry mirror side white\n"),
+        "{kept}"
+    );
+    // Decided values and, with --move-nodes, the lines left open.
+    for value in [
+        "wins 0 100000 ",
+        "cannot-win 0 100000 ",
+        "undecided 0 100000 ",
+    ] {
+        assert!(kept.contains(value), "{value}: {kept}");
+    }
+    // Run again: the winning move is known, and nothing is searched.
+    let out = solve("white", "100000", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("a1,b2-d4:1 ")
+            && lines[0].ends_with(", as found before for it or its reflection)"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("white wins: a1,b2-d4:1 wins"),
+        "{text}"
+    );
+    assert!(stderr(&out).contains(" left open"), "{}", stderr(&out));
+    // A run allowed more nodes takes the decided values, not the open ones.
+    let out = solve("white", "200000", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains(", 0 left open"), "{}", stderr(&out));
+    // A proof is searched for again, and checked.
+    let out = solve("white", "100000", &["--proof", proof.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let checked = verified(proof.to_str().unwrap());
+    assert!(
+        checked.starts_with("proof checked: white wins from "),
+        "{checked}"
+    );
+    // Values of White's win are no answer for Black's.
+    let out = solve("black", "100000", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "not for this run's 'variant epaminondas symmetry mirror side black': name another file"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    // A line spoilt by hand is named.
+    std::fs::write(
+        &known,
+        format!("{kept}wins 0 100000 bbbb/bbbb/4/wwww/wwww\n"),
+    )
+    .unwrap();
+    let out = solve("white", "100000", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = kept.lines().count() + 1;
+    assert!(
+        stderr(&out).contains(&format!(
+            "line {lines}: 'bbbb/bbbb/4/wwww/wwww' is not a position"
+        )),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn solve_side_by_side_takes_the_value_of_a_position_met_before() {
     // 4x4 split three plies deep: b1,c2-d3:1 c4,b3-a2:1 c1,b2-a3:1 is the
     // position after b1,c2-d3:1 b4,c3-d2:1 ... reached another way, or its

@@ -10,6 +10,8 @@
 //! the one move that matters (as 5x4 `off` needed), and the other moves are
 //! never searched.
 
+mod known;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -26,6 +28,7 @@ use super::{
     with_first,
 };
 use crate::output::{Failure, Outcome, outln};
+use known::KnownFile;
 
 /// Nodes of the engine's search of each position after a first move, to
 /// order the moves: a fraction of a second each on the boards a proof
@@ -74,17 +77,27 @@ pub struct SplitShape {
 /// through all the positions searched, each within `limits`, or several
 /// side by side; a position of the last ply left undecided is split one
 /// ply further, while `shape.deepen` allows. With `proof_path`, writes the
-/// proof of the answer.
+/// proof of the answer. With `known_path`, the values found are kept in
+/// that file, and those it holds from runs before are taken (see
+/// [`known`]).
 pub fn solve_moves_for_side(
     pos: &Position,
     side: Color,
     shape: SplitShape,
     limits: MovesLimits,
     proof_path: Option<&Path>,
+    known_path: Option<&Path>,
     stop: &AtomicBool,
 ) -> Outcome {
     let mover = pos.turn();
     let (moves, _) = first_moves(pos)?;
+    let (known_file, known_values) = match known_path {
+        Some(path) => {
+            let (file, values) = KnownFile::open(path, pos, side, limits.move_nodes)?;
+            (Some(file), values)
+        }
+        None => (None, Vec::new()),
+    };
     if side == mover {
         eprintln!("looking for a move that wins for {side}, the engine's best first");
     } else {
@@ -107,9 +120,19 @@ pub fn solve_moves_for_side(
             threads: shape.threads.max(1),
             met: HashMap::new(),
             scores: HashMap::new(),
+            known_file,
+            known_failure: None,
         };
-        split.passes(pos, shape, keep_proofs)
+        if let Some(path) = known_path {
+            split.take_known(known_values, path);
+        }
+        let found = split.passes(pos, shape, keep_proofs);
+        (found, split.known_failure)
     });
+    let (root, known_failure) = root;
+    if let Some(failure) = known_failure {
+        return Err(failure);
+    }
     let seconds = started.elapsed().as_secs_f64();
     let total = moves.len();
     let claim = match (root.value, root.decided_by) {
@@ -157,7 +180,10 @@ pub fn solve_moves_for_side(
         return Ok(());
     }
     let strategy = root.strategy.ok_or_else(|| {
-        Failure::Run("no proof written: a move's proof could not be read back".into())
+        Failure::Run(
+            "no proof written: it was not found again, or a move's proof could not be read back"
+                .into(),
+        )
     })?;
     save(proof_path, &[strategy_section(pos, claim, &strategy)])
 }
@@ -188,6 +214,10 @@ struct Splitter<'a> {
     /// its moves in another order): each pass orders them the same way
     /// without searching them again.
     scores: HashMap<Position, Vec<i32>>,
+    /// The file the values found are kept in (`--known`), if any.
+    known_file: Option<KnownFile>,
+    /// Why writing to it failed, once it did: the run stops, and says so.
+    known_failure: Option<Failure>,
 }
 
 /// A position's moves, to be searched after: the positions after them,
@@ -244,7 +274,8 @@ impl Splitter<'_> {
     /// from [`Splitter::met`]: a line whose value is found a few plies down
     /// is not held up behind one left open however deep it is followed.
     /// Once decided, and when `keep_proofs`, a last pass searches again,
-    /// the deciding moves first, and reads the proof.
+    /// the deciding moves first, splitting as deep as `shape.deepen`
+    /// allows, and reads the proof.
     fn passes(&mut self, pos: &Position, shape: SplitShape, keep_proofs: bool) -> Found {
         let plies = shape.plies.max(1);
         // With --deepen, the passes look for the value; the proof is read
@@ -267,7 +298,16 @@ impl Splitter<'_> {
                     self.started.elapsed().as_secs_f64()
                 );
                 self.keep_proofs = true;
-                return self.node(pos, &mut Vec::new(), plies, deepen);
+                // As deep as allowed: the value may have come from a
+                // deeper pass of a run before (`--known`).
+                let proven = self.node(pos, &mut Vec::new(), plies, shape.deepen);
+                if open(proven.value) && !self.stop.load(Ordering::Relaxed) {
+                    eprintln!(
+                        "the search for the proof did not decide the position again within --move-nodes and --deepen"
+                    );
+                    return found;
+                }
+                return proven;
             }
             if !open(found.value) || stopped || deepen >= shape.deepen {
                 return found;
@@ -299,7 +339,7 @@ impl Splitter<'_> {
             };
         }
         let found = self.search_node(pos, line, plies, deepen);
-        self.remember(key, found.value, reach);
+        self.remember(pos, key, found.value, reach);
         found
     }
 
@@ -312,20 +352,58 @@ impl Splitter<'_> {
         ((decided && !self.keep_proofs) || (!decided && searched >= reach)).then_some(value)
     }
 
-    /// Records the `value` found for the position with table `key`,
-    /// searched `reach` plies deep, for [`Splitter::known`]. A search
-    /// stopped from outside says nothing of the position and is not kept,
-    /// nor is an open value where one was decided before (a search for the
-    /// proof, shallower than the one that decided it, may stop short).
-    fn remember(&mut self, key: u64, value: SideValue, reach: u32) {
-        let before = self.met.get(&key).copied();
-        if (open(value) && before.is_some_and(|(earlier, _)| !open(earlier)))
-            || (value == SideValue::Undecided && self.stop.load(Ordering::Relaxed))
-        {
+    /// Records the `value` found for `pos` (whose table key is `key`),
+    /// searched `reach` plies deep, for [`Splitter::known`], and in the
+    /// file of values if there is one. A search stopped from outside says
+    /// nothing of the position and is not kept.
+    fn remember(&mut self, pos: &Position, key: u64, value: SideValue, reach: u32) {
+        if value == SideValue::Undecided && self.stop.load(Ordering::Relaxed) {
             return;
         }
+        if !self.note(key, value, reach) {
+            return;
+        }
+        let Some(file) = &mut self.known_file else {
+            return;
+        };
+        if let Err(failure) = file.write(pos, value, reach) {
+            eprintln!("{failure}; stopping");
+            self.known_failure = Some(failure);
+            self.known_file = None;
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Puts `value`, searched `reach` plies deep, in [`Splitter::met`]
+    /// for the position with table `key`, unless it is open where a value
+    /// was decided before (a search for the proof, shallower than the one
+    /// that decided it, may stop short); whether it changed anything.
+    fn note(&mut self, key: u64, value: SideValue, reach: u32) -> bool {
+        let before = self.met.get(&key).copied();
+        if open(value) && before.is_some_and(|(earlier, _)| !open(earlier)) {
+            return false;
+        }
         let deepest = before.map_or(reach, |(_, searched)| searched.max(reach));
-        self.met.insert(key, (value, deepest));
+        self.met.insert(key, (value, deepest)) != Some((value, deepest))
+    }
+
+    /// Takes the `values` read from the file of values at `path` into
+    /// [`Splitter::met`], in the order written, and says how many.
+    fn take_known(&mut self, values: Vec<known::KnownValue>, path: &Path) {
+        let total = values.len();
+        for known in values {
+            self.note(table_key(&known.position), known.value, known.reach);
+        }
+        if total == 0 {
+            eprintln!("keeping the values found in {}", path.display());
+            return;
+        }
+        let decided = self.met.values().filter(|(value, _)| !open(*value)).count();
+        eprintln!(
+            "{total} values read from {}: {decided} positions decided, {} left open",
+            path.display(),
+            self.met.len() - decided
+        );
     }
 
     /// [`Splitter::node`]'s search, for a position not met before.
@@ -598,7 +676,7 @@ impl Splitter<'_> {
                         line.push(here.moves[i]);
                         self.print(line, value, "");
                         line.pop();
-                        self.remember(here.keys[i], value, 0);
+                        self.remember(&here.afters[i], here.keys[i], value, 0);
                         if value == here.decisive && decided_by.is_none() {
                             decided_by = Some(i);
                             halt.store(true, Ordering::Relaxed);
@@ -690,7 +768,9 @@ impl Splitter<'_> {
     /// before (so that a pass reading the proof goes straight to them),
     /// then the best for the side that made them, by a short engine search
     /// of each position (made once, kept in [`Splitter::scores`]); equal
-    /// scores keep the moves' order.
+    /// scores keep the moves' order. Where a move is known to decide (and
+    /// no proof is read), it goes first and the others are not searched:
+    /// nor are they scored.
     fn order(
         &mut self,
         pos: &Position,
@@ -698,6 +778,13 @@ impl Splitter<'_> {
         keys: &[u64],
         decisive: SideValue,
     ) -> Vec<usize> {
+        let known_decisive = |i: usize| self.met.get(&keys[i]).is_some_and(|m| m.0 == decisive);
+        let first_known = (0..afters.len()).find(|&i| known_decisive(i));
+        if let Some(first) = first_known.filter(|_| !self.keep_proofs) {
+            let mut order: Vec<usize> = (0..afters.len()).collect();
+            order.swap(0, first);
+            return order;
+        }
         if !self.scores.contains_key(pos) {
             let limits = Limits::nodes(ORDER_NODES);
             let scores = afters
@@ -712,7 +799,6 @@ impl Splitter<'_> {
             self.scores.insert(pos.clone(), scores);
         }
         let scores = &self.scores[pos];
-        let known_decisive = |i: usize| self.met.get(&keys[i]).is_some_and(|m| m.0 == decisive);
         let mut order: Vec<usize> = (0..afters.len()).collect();
         order.sort_by_key(|&i| (!known_decisive(i), std::cmp::Reverse(scores[i])));
         order
