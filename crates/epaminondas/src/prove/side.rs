@@ -93,7 +93,7 @@ pub fn solve_moves_for_side(
     let (moves, _) = first_moves(pos)?;
     let (known_file, known_values) = match known_path {
         Some(path) => {
-            let (file, values) = KnownFile::open(path, pos, side, limits.move_nodes)?;
+            let (file, values) = KnownFile::open(path, pos, side, &limits)?;
             (Some(file), values)
         }
         None => (None, Vec::new()),

@@ -17,9 +17,12 @@
 //! split (0: searched whole), the `--move-nodes` of the run that found it
 //! (`-` for none) and the position. A decided value (`wins`, `cannot-win`)
 //! holds for any run. An open one only says how far a search got: it is
-//! written only by a run with `--move-nodes`, and taken only by a run whose
-//! `--move-nodes` is no larger (it would find no more), so that the next
-//! run goes straight on splitting the lines left open. A later line of the
+//! written only by a run with `--move-nodes` (and no `--move-time`), and
+//! taken only by a run whose `--move-nodes` is no larger (it would find no
+//! more), so that the next run goes straight on splitting the lines left
+//! open. (Nor would it, with the same `--hold-memory`, read a hold that was
+//! too large: after raising that, start a new file, or keep only the lines
+//! of decided values.) A later line of the
 //! same position (or its reflection) stands for the earlier ones, as in a
 //! run (a decided value is never overwritten by an open one).
 
@@ -31,6 +34,7 @@ use epaminondas_rules::{Color, Position};
 
 use super::SideValue;
 use crate::output::Failure;
+use crate::prove::MovesLimits;
 
 /// What the first line of a file of values starts with, and the version of
 /// its layout.
@@ -52,21 +56,23 @@ pub(super) struct KnownValue {
 pub(super) struct KnownFile {
     path: PathBuf,
     file: File,
-    /// The run's `--move-nodes`: an open value is written only with one.
-    move_nodes: Option<u64>,
+    /// The run's `--move-nodes`, when it is the only limit of each search
+    /// (no `--move-time`): an open value is written only then.
+    open_found_with: Option<u64>,
 }
 
 impl KnownFile {
     /// Opens (or creates) the file at `path` for a run looking for
     /// `side`'s win from `pos` (whose variant, symmetry option and board the
-    /// values must be of) with `move_nodes`: the file and the values in it
+    /// values must be of) within `limits`: the file and the values in it
     /// the run may take, in the order written.
     pub fn open(
         path: &Path,
         pos: &Position,
         side: Color,
-        move_nodes: Option<u64>,
+        limits: &MovesLimits,
     ) -> Result<(KnownFile, Vec<KnownValue>), Failure> {
+        let move_nodes = limits.move_nodes;
         let shown = path.display();
         let mut file = OpenOptions::new()
             .read(true)
@@ -97,13 +103,14 @@ impl KnownFile {
         let known = KnownFile {
             path: path.to_owned(),
             file,
-            move_nodes,
+            open_found_with: move_nodes.filter(|_| limits.move_time.is_none()),
         };
         Ok((known, values))
     }
 
     /// Appends the `value` found for `position`, split `reach` plies below
-    /// (an open value only with `--move-nodes`), one whole line at a time
+    /// (an open value only with `--move-nodes` and no `--move-time`, whose
+    /// stop is not the same from run to run), one whole line at a time
     /// so that a run stopped at any point leaves only whole lines.
     pub fn write(
         &mut self,
@@ -111,11 +118,11 @@ impl KnownFile {
         value: SideValue,
         reach: u32,
     ) -> Result<(), Failure> {
-        if super::open(value) && self.move_nodes.is_none() {
+        if super::open(value) && self.open_found_with.is_none() {
             return Ok(());
         }
         let nodes = self
-            .move_nodes
+            .open_found_with
             .map_or_else(|| "-".to_owned(), |n| n.to_string());
         let line = format!("{} {reach} {nodes} {position}\n", word(value));
         self.file
