@@ -387,6 +387,9 @@ fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
         // once decided, one more for the proof.
         let log = stderr(&out);
         for said in [
+            // What the first pass left open, listed (reflections once).
+            "after pass 1, 7 lines left open (",
+            "\n  a1,b2-d4:1\n",
             "pass 2: the positions left open split up to 1 plies further (",
             ": left open, split one ply further (",
             "decided; searching the deciding moves again for the proof (",

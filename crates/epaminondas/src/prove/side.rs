@@ -12,7 +12,7 @@
 
 mod known;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -37,6 +37,9 @@ const ORDER_NODES: u64 = 100_000;
 
 /// How a value taken from [`Splitter::met`] is noted.
 const MET_BEFORE: &str = ", as found before for it or its reflection";
+
+/// How many of the lines a pass left open it lists.
+const OPEN_LINES_SHOWN: usize = 24;
 
 /// How often searches side by side (`--threads`) say how far they got.
 const PROGRESS_EVERY: Duration = Duration::from_secs(60);
@@ -309,10 +312,68 @@ impl Splitter<'_> {
                 }
                 return proven;
             }
+            if open(found.value) && !stopped {
+                self.print_open_lines(pos, plies + deepen, deepen + 1);
+            }
             if !open(found.value) || stopped || deepen >= shape.deepen {
                 return found;
             }
             deepen += 1;
+        }
+    }
+
+    /// Says which lines below `pos` a pass (`pass`, `reach` plies deep)
+    /// left open: the positions that a next pass would split, read from
+    /// [`Splitter::met`], at most [`OPEN_LINES_SHOWN`] of them.
+    fn print_open_lines(&self, pos: &Position, reach: u32, pass: u32) {
+        let mut lines = Vec::new();
+        self.open_lines(pos, &mut Vec::new(), reach, &mut lines);
+        let seconds = self.started.elapsed().as_secs_f64();
+        eprintln!(
+            "after pass {pass}, {} line{} left open ({seconds:.1} s):",
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" }
+        );
+        for line in lines.iter().take(OPEN_LINES_SHOWN) {
+            eprintln!("  {line}");
+        }
+        if lines.len() > OPEN_LINES_SHOWN {
+            eprintln!("  and {} more", lines.len() - OPEN_LINES_SHOWN);
+        }
+    }
+
+    /// Adds to `found` the lines below `pos` (reached by `line`), at most
+    /// `depth` plies further, that end in an open position none of whose
+    /// moves was searched: a position's moves are followed where their
+    /// values in [`Splitter::met`] are open (those decided can no longer
+    /// change its value, nor those not searched, when one decided it). A
+    /// move to the reflection of another's position is followed once.
+    fn open_lines(
+        &self,
+        pos: &Position,
+        line: &mut Vec<Move>,
+        depth: u32,
+        found: &mut Vec<String>,
+    ) {
+        let mut followed = false;
+        if depth > 0
+            && let Ok((moves, afters)) = first_moves(pos)
+        {
+            let mut seen = HashSet::new();
+            for (mv, after) in moves.iter().zip(&afters) {
+                let key = table_key(after);
+                let open_there = self.met.get(&key).is_some_and(|(value, _)| open(*value));
+                if !open_there || !seen.insert(key) {
+                    continue;
+                }
+                followed = true;
+                line.push(*mv);
+                self.open_lines(after, line, depth - 1, found);
+                line.pop();
+            }
+        }
+        if !followed && !line.is_empty() {
+            found.push(Self::words(line));
         }
     }
 
