@@ -69,6 +69,18 @@ impl fmt::Display for Failure {
 /// The result of a subcommand.
 pub type Outcome = Result<(), Failure>;
 
+/// Opens the file a run adds to (records, values found), made if missing and
+/// readable too, so that what an earlier run wrote can be checked or taken;
+/// a file that cannot be opened is an input failure that names it.
+pub fn open_to_add_to(path: &std::path::Path) -> Result<std::fs::File, Failure> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| Failure::Input(format!("cannot open {}: {e}", path.display())))
+}
+
 /// Writes to standard output; see the module's notes on a closed pipe.
 pub fn write(args: fmt::Arguments) {
     let mut out = std::io::stdout().lock();

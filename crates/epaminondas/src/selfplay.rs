@@ -1,9 +1,8 @@
 //! `epaminondas selfplay`: engine games that make training data for the
 //! neural evaluation (see `epaminondas train`).
 
-use std::fs::OpenOptions;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
@@ -12,7 +11,7 @@ use epaminondas_engine::nnue::EvalKind;
 use epaminondas_engine::nnue::data::{DataHeader, HEADER_BYTES, TrainingData};
 use epaminondas_rules::{BoardSize, Variant};
 
-use crate::output::{Failure, Outcome, outln};
+use crate::output::{Failure, Outcome, open_to_add_to, outln};
 
 /// Arguments of `epaminondas selfplay`.
 #[derive(Args, Debug)]
@@ -59,14 +58,9 @@ fn eval_kind(s: &str) -> Result<EvalKind, String> {
 
 /// Opens `path` for appending records of `header`: writes the header to a
 /// new or empty file, checks it in an existing one.
-fn open_for_records(path: &PathBuf, header: &DataHeader) -> Result<std::fs::File, Failure> {
+fn open_for_records(path: &Path, header: &DataHeader) -> Result<std::fs::File, Failure> {
     let shown = path.display();
-    let mut file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(|e| format!("cannot open {shown}: {e}"))?;
+    let mut file = open_to_add_to(path)?;
     let length = file
         .metadata()
         .map_err(|e| format!("cannot read {shown}: {e}"))?

@@ -329,9 +329,28 @@ fn solve_proves_wins_and_their_absence() {
     assert!(!out.status.success());
 }
 
-/// `solve --full` decides a position (with `--moves`, the position after
-/// each move) and writes a proof that `solve --verify` checks; a proof
-/// that was tampered with is refused.
+/// 4x5 move by move for `side`, each position searched within `nodes`
+/// nodes in a 64 MiB table, then `extra`: the tests of `--deepen` and
+/// `--known`, where White's winning first move needs more than 100,000
+/// nodes.
+fn solve_4x5_moves(side: &str, nodes: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "solve",
+        "--board",
+        "4x5",
+        "--full",
+        "--moves",
+        "--side",
+        side,
+        "--move-nodes",
+        nodes,
+        "--memory",
+        "64",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 #[test]
 fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
     // 4x5: White's winning first move needs more than 100,000 nodes of
@@ -340,23 +359,7 @@ fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("deepened.proof");
     let path = file.to_str().unwrap();
-    let solve = |extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            "--board",
-            "4x5",
-            "--full",
-            "--moves",
-            "--side",
-            "white",
-            "--move-nodes",
-            "100000",
-            "--memory",
-            "64",
-        ];
-        args.extend_from_slice(extra);
-        run(&args)
-    };
+    let solve = |extra: &[&str]| solve_4x5_moves("white", "100000", extra);
     let out = solve(&[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -421,25 +424,9 @@ fn solve_keeps_the_values_found_in_a_file_for_the_next_run() {
     let known = dir.path().join("4x5.known");
     let proof = dir.path().join("4x5.proof");
     let solve = |side: &str, nodes: &str, extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            "--board",
-            "4x5",
-            "--full",
-            "--moves",
-            "--side",
-            side,
-            "--move-nodes",
-            nodes,
-            "--memory",
-            "64",
-            "--deepen",
-            "1",
-            "--known",
-            known.to_str().unwrap(),
-        ];
+        let mut args = vec!["--deepen", "1", "--known", known.to_str().unwrap()];
         args.extend_from_slice(extra);
-        run(&args)
+        solve_4x5_moves(side, nodes, &args)
     };
     let out = solve("white", "100000", &[]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -546,6 +533,9 @@ fn solve_side_by_side_takes_the_value_of_a_position_met_before() {
     assert!(text.contains("not decided: "), "{text}");
 }
 
+/// `solve --full` decides a position (with `--moves`, the position after
+/// each move) and writes a proof that `solve --verify` checks; a proof
+/// that was tampered with is refused.
 #[test]
 fn solve_full_writes_a_proof_that_verify_checks() {
     let dir = tempfile::tempdir().unwrap();

@@ -26,14 +26,14 @@
 //! same position (or its reflection) stands for the earlier ones, as in a
 //! run (a decided value is never overwritten by an open one).
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
 use epaminondas_rules::{Color, Position};
 
 use super::SideValue;
-use crate::output::Failure;
+use crate::output::{Failure, open_to_add_to};
 use crate::prove::MovesLimits;
 
 /// What the first line of a file of values starts with, and the version of
@@ -74,12 +74,7 @@ impl KnownFile {
     ) -> Result<(KnownFile, Vec<KnownValue>), Failure> {
         let move_nodes = limits.move_nodes;
         let shown = path.display();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|e| Failure::Input(format!("cannot open {shown}: {e}")))?;
+        let mut file = open_to_add_to(path)?;
         let mut text = String::new();
         file.read_to_string(&mut text).map_err(|e| match e.kind() {
             ErrorKind::InvalidData => {
