@@ -1,10 +1,14 @@
-//! Replays the seed corpora of the `read_nnue_files` and `read_book` fuzz
-//! targets (`fuzz/corpus/...`) through the targets' own checks, plus
-//! deterministic byte mutations of each seed: a small fuzzing pass of the
-//! training data, net file and opening book readers on stable Rust.
+//! Replays the seed corpora of the `read_nnue_files`, `read_book` and
+//! `read_known` fuzz targets (`fuzz/corpus/...`) through the targets' own
+//! checks, plus deterministic byte mutations of each seed: a small fuzzing
+//! pass of the training data, net file, opening book and `solve --known`
+//! file readers on stable Rust.
 
 #[path = "../../../fuzz/book_checks.rs"]
 mod book_checks;
+
+#[path = "../../../fuzz/known_checks.rs"]
+mod known_checks;
 
 #[path = "../../../fuzz/nnue_checks.rs"]
 mod nnue_checks;
@@ -59,4 +63,29 @@ fn book_corpus() {
         }
     }
     replay("read_book", 3000, book_checks::check_book);
+}
+
+#[test]
+fn known_values_corpus() {
+    // The seeds are files of values that read, whole or but for a torn
+    // last line, for the 6x4 run (Black's side, no symmetry rule) or the
+    // 4x5 one (White's), so that mutations start from one.
+    use epaminondas_engine::dfpn::known::{header, read_values};
+    use epaminondas_rules::{Color, Position, Symmetry};
+    let core: Position = "bb1bb1/wbbbb1/bwwww1/ww1ww1 b".parse().unwrap();
+    let core = core.with_symmetry(Symmetry::Off);
+    let start: Position = "bbbb/bbbb/4/wwww/wwww w".parse().unwrap();
+    let mut values = 0;
+    for seed in seeds::seed_files(env!("CARGO_MANIFEST_DIR"), "read_known") {
+        let text = String::from_utf8(seed).unwrap();
+        let read = [(&core, Color::Black), (&start, Color::White)]
+            .into_iter()
+            .find_map(|(pos, side)| {
+                read_values(&text, &header(pos, side), pos, Some(20_000_000)).ok()
+            });
+        let read = read.unwrap_or_else(|| panic!("a seed that reads for neither run: {text}"));
+        values += read.values.len();
+    }
+    assert!(values >= 8, "{values} values in the seeds");
+    replay("read_known", 3000, known_checks::check_known);
 }

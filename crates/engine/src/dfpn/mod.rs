@@ -43,6 +43,9 @@
 //! found since (up to 16 times). Every proof, of a win or of a hold, can
 //! be written out ([`ProofSearch::for_each_step`]) and checked by the rules
 //! library alone ([`epaminondas_rules::proof`]).
+//!
+//! The values a search finds for one side can be kept in a text file from
+//! run to run ([`known`]).
 
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
@@ -53,6 +56,7 @@ use std::time::Instant;
 use epaminondas_rules::proof::Claim;
 use epaminondas_rules::{Color, Move, Position, Setup, Square};
 
+pub mod known;
 mod table;
 
 use table::Table;

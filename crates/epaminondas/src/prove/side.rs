@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use epaminondas_engine::dfpn::known::{KnownValue, SideValue};
 use epaminondas_engine::dfpn::{ProofSearch, Verdict, table_key, with_large_stack};
 use epaminondas_engine::{Engine, Limits};
 use epaminondas_rules::proof::Claim;
@@ -43,21 +44,6 @@ const OPEN_LINES_SHOWN: usize = 24;
 
 /// How often searches side by side (`--threads`) say how far they got.
 const PROGRESS_EVERY: Duration = Duration::from_secs(60);
-
-/// What one side's search found after a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SideValue {
-    /// The side can force a win.
-    Wins,
-    /// The side cannot force a win: the other side's hold closes over the
-    /// positions searched.
-    CannotWin,
-    /// No win found, but the other side's hold did not close (or was too
-    /// large to read): not proven.
-    NoWinFound,
-    /// Stopped (by `--move-time`, the memory or Ctrl-C) before deciding.
-    Undecided,
-}
 
 /// How a position is split into the positions searched (`--split`,
 /// `--deepen`, `--threads`).
@@ -241,12 +227,6 @@ struct Choices<'m> {
 /// move that decided the position, if one did.
 type Below = (Vec<(usize, SideValue, Option<Strategy>)>, Option<usize>);
 
-/// Whether a position's value may still be found by searching further:
-/// stopped before deciding, or no win found with the hold not proven.
-fn open(value: SideValue) -> bool {
-    matches!(value, SideValue::Undecided | SideValue::NoWinFound)
-}
-
 /// Lets go of the proofs of the moves searched from a position once one of
 /// them is left open for good: the position can then be decided only by a
 /// deciding move still to come, whose proof alone is wanted (on 6x4 off the
@@ -295,7 +275,7 @@ impl Splitter<'_> {
             }
             let found = self.node(pos, &mut Vec::new(), plies, deepen);
             let stopped = self.stop.load(Ordering::Relaxed);
-            if !open(found.value) && keep_proofs && !self.keep_proofs && !stopped {
+            if !found.value.is_open() && keep_proofs && !self.keep_proofs && !stopped {
                 eprintln!(
                     "decided; searching the deciding moves again for the proof ({:.1} s)",
                     self.started.elapsed().as_secs_f64()
@@ -304,7 +284,7 @@ impl Splitter<'_> {
                 // As deep as allowed: the value may have come from a
                 // deeper pass of a run before (`--known`).
                 let proven = self.node(pos, &mut Vec::new(), plies, shape.deepen);
-                if open(proven.value) && !self.stop.load(Ordering::Relaxed) {
+                if proven.value.is_open() && !self.stop.load(Ordering::Relaxed) {
                     eprintln!(
                         "the search for the proof did not decide the position again within --move-nodes and --deepen"
                     );
@@ -312,10 +292,10 @@ impl Splitter<'_> {
                 }
                 return proven;
             }
-            if open(found.value) && !stopped {
+            if found.value.is_open() && !stopped {
                 self.print_open_lines(pos, plies + deepen, deepen + 1);
             }
-            if !open(found.value) || stopped || deepen >= shape.deepen {
+            if !found.value.is_open() || stopped || deepen >= shape.deepen {
                 return found;
             }
             deepen += 1;
@@ -362,7 +342,7 @@ impl Splitter<'_> {
             let mut seen = HashSet::new();
             for (mv, after) in moves.iter().zip(&afters) {
                 let key = table_key(after);
-                let open_there = self.met.get(&key).is_some_and(|(value, _)| open(*value));
+                let open_there = self.met.get(&key).is_some_and(|(value, _)| value.is_open());
                 if !open_there || !seen.insert(key) {
                     continue;
                 }
@@ -409,7 +389,7 @@ impl Splitter<'_> {
     /// proof is wanted, an open one when it was searched at least as deep.
     fn known(&self, key: u64, reach: u32) -> Option<SideValue> {
         let &(value, searched) = self.met.get(&key)?;
-        let decided = !open(value);
+        let decided = !value.is_open();
         ((decided && !self.keep_proofs) || (!decided && searched >= reach)).then_some(value)
     }
 
@@ -441,7 +421,7 @@ impl Splitter<'_> {
     /// that decided it, may stop short); whether it changed anything.
     fn note(&mut self, key: u64, value: SideValue, reach: u32) -> bool {
         let before = self.met.get(&key).copied();
-        if open(value) && before.is_some_and(|(earlier, _)| !open(earlier)) {
+        if value.is_open() && before.is_some_and(|(earlier, _)| !earlier.is_open()) {
             return false;
         }
         let deepest = before.map_or(reach, |(_, searched)| searched.max(reach));
@@ -450,7 +430,7 @@ impl Splitter<'_> {
 
     /// Takes the `values` read from the file of values at `path` into
     /// [`Splitter::met`], in the order written, and says how many.
-    fn take_known(&mut self, values: Vec<known::KnownValue>, path: &Path) {
+    fn take_known(&mut self, values: Vec<KnownValue>, path: &Path) {
         let total = values.len();
         for known in values {
             self.note(table_key(&known.position), known.value, known.reach);
@@ -459,7 +439,11 @@ impl Splitter<'_> {
             eprintln!("keeping the values found in {}", path.display());
             return;
         }
-        let decided = self.met.values().filter(|(value, _)| !open(*value)).count();
+        let decided = self
+            .met
+            .values()
+            .filter(|(value, _)| !value.is_open())
+            .count();
         eprintln!(
             "{total} values read from {}: {decided} positions decided, {} left open",
             path.display(),
@@ -602,7 +586,7 @@ impl Splitter<'_> {
                 .entry(here.keys[i])
                 .or_insert((i, found.value));
             // Left open for good (no deepening follows at this ply).
-            open_for_good |= open(found.value) && (plies > 1 || deepen == 0);
+            open_for_good |= found.value.is_open() && (plies > 1 || deepen == 0);
             found_all.push((i, found.value, found.strategy));
             if found.value == here.decisive {
                 decided_by = Some(i);
@@ -640,7 +624,7 @@ impl Splitter<'_> {
             if self.stop.load(Ordering::Relaxed) {
                 break;
             }
-            let Some(slot) = found.iter_mut().find(|(k, v, _)| *k == i && open(*v)) else {
+            let Some(slot) = found.iter_mut().find(|(k, v, _)| *k == i && v.is_open()) else {
                 continue;
             };
             line.push(here.moves[i]);
@@ -656,7 +640,7 @@ impl Splitter<'_> {
             if below.value == here.decisive {
                 return Some(i);
             }
-            if open(below.value) {
+            if below.value.is_open() {
                 let_go(found);
             }
         }
