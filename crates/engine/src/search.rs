@@ -28,6 +28,16 @@ const CHECK_INTERVAL: u64 = 1024;
 const HISTORY_SLOTS: usize = 26 * 26 * 8;
 /// The deepest remaining depth at which futility pruning applies.
 const FUTILITY_DEPTH: i32 = 4;
+/// The bound of a history value (with [`Features::history_malus`]).
+const HISTORY_MAX: i32 = 1 << 14;
+/// History per ply of reduction with [`Features::history_lmr`]: values
+/// within a game reach a few thousand (a cutoff adds depth², less as
+/// the value grows).
+const HISTORY_LMR_UNIT: i32 = 1024;
+/// The largest step of a history value at one cutoff.
+const HISTORY_STEP_MAX: i32 = 1200;
+/// The shallowest remaining depth at which [`Features::iir`] reduces.
+const IIR_DEPTH: i32 = 4;
 /// Futility margin per ply of remaining depth, in hundredths of a piece.
 const FUTILITY_MARGIN: i32 = 90;
 /// Delta pruning margin in quiescence, in hundredths of a piece.
@@ -116,6 +126,22 @@ pub struct Features {
     /// by the rules; it marks a line that makes no progress, which a side
     /// that wants more than a draw should leave.
     pub repetition: bool,
+    /// History with a malus: a cutoff raises its move's history and lowers
+    /// that of the quiet moves searched before it, each step shrinking as
+    /// the value nears its bound (so old statistics fade); off, a cutoff
+    /// only adds to its move's history.
+    pub history_malus: bool,
+    /// Counter moves: the quiet move that last refuted the opponent's
+    /// previous move is tried right after the killers.
+    pub counter_move: bool,
+    /// Late move reductions by history: quiet moves with a good history
+    /// are reduced less, those with a bad one more (only with
+    /// [`Features::history_malus`], which keeps the values signed and
+    /// bounded).
+    pub history_lmr: bool,
+    /// Internal iterative reduction: a node deep enough to matter but with
+    /// no move from the transposition table is searched a ply less deep.
+    pub iir: bool,
     /// Proofs on small boards: on boards of at most
     /// [`crate::proven::MOST_SQUARES`] squares, a proof-number search for a
     /// forced win runs first, and a proven win is played out by its proof
@@ -125,7 +151,7 @@ pub struct Features {
 
 impl Features {
     /// The protocol names of the features, as `setoption` takes them.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 13] = [
         "LMR",
         "NullMove",
         "Aspiration",
@@ -134,6 +160,10 @@ impl Features {
         "LazyEval",
         "VariantWeights",
         "Repetition",
+        "HistoryMalus",
+        "CounterMove",
+        "HistoryLMR",
+        "IIR",
         "Proofs",
     ];
 
@@ -149,6 +179,10 @@ impl Features {
             "lazyeval" => &mut self.lazy_eval,
             "variantweights" => &mut self.variant_weights,
             "repetition" => &mut self.repetition,
+            "historymalus" => &mut self.history_malus,
+            "countermove" => &mut self.counter_move,
+            "historylmr" => &mut self.history_lmr,
+            "iir" => &mut self.iir,
             "proofs" => &mut self.proofs,
             _ => return None,
         })
@@ -169,7 +203,8 @@ impl Features {
 
 impl Default for Features {
     /// All on but null move and lazy evaluation, which did not pass their
-    /// time-limited tests;
+    /// time-limited tests, and reductions by history, which gained nothing
+    /// at fixed nodes;
     /// docs/strength.md has the matches behind each.
     fn default() -> Self {
         Features {
@@ -181,15 +216,23 @@ impl Default for Features {
             lazy_eval: false,
             variant_weights: true,
             repetition: false,
+            history_malus: true,
+            counter_move: true,
+            history_lmr: false,
+            iir: true,
             proofs: true,
         }
     }
 }
 
-/// The move-ordering memory of one search thread: history and killers.
+/// The move-ordering memory of one search thread: history, killers and
+/// counter moves.
 struct ThreadMemory {
     history: Vec<i32>,
     killers: Vec<[Option<Move>; 2]>,
+    /// The quiet move that last refuted a move, by the refuted move's
+    /// history slot (which holds the side that played it).
+    counters: Vec<Option<Move>>,
 }
 
 impl ThreadMemory {
@@ -197,12 +240,14 @@ impl ThreadMemory {
         ThreadMemory {
             history: vec![0; 2 * HISTORY_SLOTS],
             killers: vec![[None; 2]; MAX_PLY],
+            counters: vec![None; 2 * HISTORY_SLOTS],
         }
     }
 
     fn clear(&mut self) {
         self.history.fill(0);
         self.killers.fill([None; 2]);
+        self.counters.fill(None);
     }
 }
 
@@ -529,6 +574,9 @@ struct Search<'a> {
     seldepth: usize,
     /// Root moves left out of this root search (the lines found already).
     excluded: Vec<Move>,
+    /// The move being searched at each ply (`None` for a null move), so
+    /// that a node knows the move that led to it.
+    played: Vec<Option<Move>>,
     /// The hash and piece count of each position on the search path above
     /// the node searched, the root first (kept with
     /// [`Features::repetition`] only).
@@ -558,6 +606,7 @@ impl<'a> Search<'a> {
             extension_limit: 0,
             seldepth: 0,
             excluded: Vec::new(),
+            played: vec![None; MAX_PLY],
             path: Vec::with_capacity(MAX_PLY),
             accumulators: shared
                 .net
@@ -761,6 +810,7 @@ impl Search<'_> {
         list: &MoveList,
     ) {
         let turn = self.pos.turn();
+        let counter = self.counter_move(ply);
         scores.clear();
         scores.extend(list.iter().map(|&mv| {
             if Some(mv) == tt_move {
@@ -771,10 +821,58 @@ impl Search<'_> {
                 1 << 27
             } else if self.memory.killers[ply].contains(&Some(mv)) {
                 1 << 26
+            } else if counter == Some(mv) {
+                1 << 25
             } else {
                 self.memory.history[Self::history_slot(turn, mv)]
             }
         }));
+    }
+
+    /// The counter move to the move that led to the node at `ply`
+    /// ([`Features::counter_move`]).
+    fn counter_move(&self, ply: usize) -> Option<Move> {
+        if !self.shared.features.counter_move || ply == 0 {
+            return None;
+        }
+        let previous = self.played[ply - 1]?;
+        self.memory.counters[Self::history_slot(!self.pos.turn(), previous)]
+    }
+
+    /// Adds `bonus` (negative for a malus) to a history value, in steps
+    /// that shrink as the value nears [`HISTORY_MAX`].
+    fn age_history(entry: &mut i32, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_STEP_MAX, HISTORY_STEP_MAX);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Notes that the quiet move `mv` caused a cutoff at `ply` with
+    /// `depth` plies left, after the quiet moves `tried` failed there.
+    fn reward_quiet(&mut self, mv: Move, tried: &[Option<Move>], depth: i32, ply: usize) {
+        let turn = self.pos.turn();
+        let killers = &mut self.memory.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let features = self.shared.features;
+        if features.counter_move && ply > 0 {
+            if let Some(previous) = self.played[ply - 1] {
+                self.memory.counters[Self::history_slot(!turn, previous)] = Some(mv);
+            }
+        }
+        let bonus = depth * depth;
+        let slot = Self::history_slot(turn, mv);
+        if !features.history_malus {
+            let entry = &mut self.memory.history[slot];
+            *entry = (*entry + bonus).min(1 << 20);
+            return;
+        }
+        Self::age_history(&mut self.memory.history[slot], bonus);
+        for &failed in tried.iter().flatten() {
+            let slot = Self::history_slot(turn, failed);
+            Self::age_history(&mut self.memory.history[slot], -bonus);
+        }
     }
 
     /// The replies to check that do not lose at once: in check only a
@@ -908,6 +1006,13 @@ impl Search<'_> {
         }
 
         let features = self.shared.features;
+        // No move from the table: this node was not searched before, or
+        // not deep enough to matter; a ply less finds a move sooner.
+        let depth = if features.iir && depth >= IIR_DEPTH && tt_move.is_none() && !in_check {
+            depth - 1
+        } else {
+            depth
+        };
         let prunable = !pv_node && !in_check && ply > 0;
         // The static evaluation, for the pruning decisions below; not
         // counted where none of them can be taken (it is then never read).
@@ -938,6 +1043,7 @@ impl Search<'_> {
             if let Some(stack) = &mut self.accumulators {
                 stack.push(None);
             }
+            self.played[ply] = None;
             self.pos.pass_unchecked();
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
             self.pos.pass_unchecked();
@@ -984,6 +1090,10 @@ impl Search<'_> {
         };
         let mut quiets = 0;
         let mut searched = 0;
+        // The quiet moves searched without a cutoff (the first of them:
+        // enough for the history's malus).
+        let mut tried = [None::<Move>; 32];
+        let mut tried_count = 0;
         for i in 0..list.len() {
             self.pick_and_prefetch_next(&mut list, &mut scores, i);
             let mv = list[i];
@@ -1002,11 +1112,21 @@ impl Search<'_> {
                 }
                 quiets += 1;
             }
+            self.played[ply] = Some(mv);
             self.make(mv);
             // Late quiet moves are first searched less deep.
             let reduction = if features.lmr && quiet && !in_check && depth >= 3 && i >= 3 {
                 let r = 1.0 + (depth as f64).ln() * (i as f64).ln() / 2.5;
-                (r as i32).min(depth - 2)
+                // A move with a good history is reduced less, one with a
+                // bad history more (up to two plies either way); killers
+                // and counter moves score above any history.
+                let by_history =
+                    if features.history_lmr && features.history_malus && scores[i] < 1 << 25 {
+                        (scores[i] / HISTORY_LMR_UNIT).clamp(-2, 2)
+                    } else {
+                        0
+                    };
+                ((r as i32) - by_history).clamp(0, depth - 2)
             } else {
                 0
             };
@@ -1036,19 +1156,16 @@ impl Search<'_> {
                 }
             }
             alpha = alpha.max(score);
+            let quiet_move = !mv.is_capture() && !self.crosses(mv);
             if alpha >= beta {
-                if !mv.is_capture() && !self.crosses(mv) {
-                    let killers = &mut self.memory.killers[ply];
-                    if killers[0] != Some(mv) {
-                        killers[1] = killers[0];
-                        killers[0] = Some(mv);
-                    }
-                    let slot = Self::history_slot(self.pos.turn(), mv);
-                    let bonus = depth * depth;
-                    let entry = &mut self.memory.history[slot];
-                    *entry = (*entry + bonus).min(1 << 20);
+                if quiet_move {
+                    self.reward_quiet(mv, &tried[..tried_count], depth, ply);
                 }
                 break;
+            }
+            if quiet_move && tried_count < tried.len() {
+                tried[tried_count] = Some(mv);
+                tried_count += 1;
             }
         }
         self.lists[ply] = list;
@@ -1196,5 +1313,31 @@ impl Search<'_> {
                 .and_then(|e| e.best);
         }
         pv
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_values_stay_within_their_bound() {
+        let mut value = 0;
+        for _ in 0..10_000 {
+            Search::age_history(&mut value, 40 * 40);
+            assert!(value <= HISTORY_MAX, "{value}");
+        }
+        // Near the bound a bonus hardly moves it, a malus moves it a lot.
+        assert!(value > HISTORY_MAX * 9 / 10, "{value}");
+        let before = value;
+        Search::age_history(&mut value, 1);
+        assert!(value - before <= 1);
+        Search::age_history(&mut value, -HISTORY_STEP_MAX);
+        assert!(before - value > HISTORY_STEP_MAX, "{before} -> {value}");
+        for _ in 0..10_000 {
+            Search::age_history(&mut value, -(40 * 40));
+            assert!(value >= -HISTORY_MAX, "{value}");
+        }
+        assert!(value < -HISTORY_MAX * 9 / 10, "{value}");
     }
 }

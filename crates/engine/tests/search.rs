@@ -199,6 +199,46 @@ fn features_switch_by_their_protocol_names() {
 }
 
 #[test]
+fn move_ordering_and_reductions_keep_the_tactics() {
+    // The known wins and defences above, with the defaults and with each
+    // ordering and reduction feature switched in turn: they change the
+    // order and depth of the search, never what a full search of the
+    // tactics finds.
+    let cases = [
+        ("4/b3/w3/w3 w", 3, win_in(1)),
+        ("4b/w4/5/5/5 w", 4, win_in(2)),
+        ("4b/5/5/w4/3b1 w", 3, loss_in(1)),
+    ];
+    // Without proofs, so that alpha-beta finds them (small boards get a
+    // proof-number search first).
+    let engine_with = |switched: &str| {
+        let mut engine = Engine::new(8);
+        engine.features.set("Proofs", false);
+        if let Some(on) = engine.features.get(switched) {
+            engine.features.set(switched, !on);
+        }
+        engine
+    };
+    for switched in ["", "HistoryMalus", "CounterMove", "HistoryLMR", "IIR"] {
+        for (text, depth, score) in cases {
+            let pos: Position = text.parse().unwrap();
+            let mut engine = engine_with(switched);
+            let result =
+                engine.search(&pos, &Limits::depth(depth), &AtomicBool::new(false), |_| {});
+            assert_eq!(result.score, score, "{text} with {switched} switched");
+        }
+        let pos: Position = "4b/b4/w4/w4/b4 w".parse().unwrap();
+        let mut engine = engine_with(switched);
+        let result = engine.search(&pos, &Limits::depth(6), &AtomicBool::new(false), |_| {});
+        assert_eq!(
+            result.best,
+            Some(pos.parse_move("a3,a2-a1").unwrap()),
+            "{switched} switched"
+        );
+    }
+}
+
+#[test]
 fn a_repetition_scores_as_a_draw_less_the_contempt() {
     // The engine's choice from a quiet 6x6 position, then the same search
     // told that the position after that choice occurred earlier in the
