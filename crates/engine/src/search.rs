@@ -1101,8 +1101,10 @@ impl Search<'_> {
             if ply == 0 && self.excluded.contains(&mv) {
                 continue;
             }
-            // Quiet: no capture, no crossing, not the hash move nor a killer.
-            let quiet = !mv.is_capture() && !self.crosses(mv) && scores[i] < 1 << 26;
+            // No capture, no crossing: a move the history and killers keep.
+            // Quiet: such a move that is not the hash move nor a killer.
+            let quiet_move = !mv.is_capture() && !self.crosses(mv);
+            let quiet = quiet_move && scores[i] < 1 << 26;
             if quiet {
                 // The moves come best-scored first and every other kind
                 // scores above the quiet ones, so the rest are quiet too
@@ -1156,7 +1158,6 @@ impl Search<'_> {
                 }
             }
             alpha = alpha.max(score);
-            let quiet_move = !mv.is_capture() && !self.crosses(mv);
             if alpha >= beta {
                 if quiet_move {
                     self.reward_quiet(mv, &tried[..tried_count], depth, ply);
