@@ -5,7 +5,7 @@
 //! back, every notification arrives exactly once.
 
 mod common;
-#[path = "../../server/tests/relay/mod.rs"]
+#[path = "../../server/tests/integration/relay/mod.rs"]
 mod relay;
 
 use std::io::Write;

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-#[path = "../../server/tests/relay/mod.rs"]
+#[path = "../../server/tests/integration/relay/mod.rs"]
 mod relay;
 use common::{free_port, start_with};
 

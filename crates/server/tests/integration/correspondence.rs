@@ -5,7 +5,7 @@
 //! a player's move, the cap on running correspondence games, and the
 //! spectators' chat.
 
-mod common;
+use crate::common;
 
 use common::{TestDb, TestServer};
 use epaminondas_rules::{BoardSize, Position, Symmetry};

@@ -3,7 +3,7 @@
 //! repetition draw, Stumbling Blocks' placements against the computer, an
 //! Abanondas sidestep through the pbmserv door, and the refusals.
 
-mod common;
+use crate::common;
 
 use common::{TestDb, TestServer, racing_move};
 use epaminondas_rules::{BoardSize, Color, GameRecord, Position, Symmetry, Variant};

@@ -2,7 +2,7 @@
 //! for visitors and players, moves judged with the solver's proof, Glicko-2
 //! ratings on a player's first attempt, the history and the daily puzzle.
 
-mod common;
+use crate::common;
 
 use common::{TestDb, TestServer};
 use epaminondas_learn::puzzles::{Puzzle, shipped};

@@ -2,7 +2,7 @@
 //! PostgreSQL: asked for by a player, run in the background, kept for
 //! everyone, with its limits.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Learning over real HTTP: the guide to the rules and the lessons, with
 //! every verdict made by the rules library.
 
-mod common;
+use crate::common;
 
 use common::Db;
 use epaminondas_rules::{Position, Setup, Variant};

@@ -2,7 +2,7 @@
 //! whole games, ratings, the pbmserv commands, the engine, the bot API, bad
 //! input, the simultaneous-move race and the correspondence forfeit.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@
 //! echoed input, impersonating names). Each test failed on the server as
 //! it was before the fixes.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

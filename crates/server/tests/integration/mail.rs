@@ -4,8 +4,8 @@
 //! stores what arrives in a Maildir the tests read. Without aiosmtpd the
 //! tests are skipped, except under CI (whose script installs it).
 
-mod common;
-mod relay;
+use crate::common;
+use crate::relay;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //! forfeits, a correspondence round robin begun all at once, a league's
 //! promotion and relegation, and the endpoints' refusals.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

@@ -2,7 +2,7 @@
 //! sign-out or expiry, a token revoked, the clock sweep running by itself,
 //! and games against the computer picked up again after a restart.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -4,7 +4,7 @@
 //! behind the server's back (as a process whose NOTIFY is late would have),
 //! on SQLite and on PostgreSQL.
 
-mod common;
+use crate::common;
 
 use common::{TestDb, TestServer};
 use epaminondas_rules::{BoardSize, Position, Symmetry};
