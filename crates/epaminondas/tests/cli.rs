@@ -533,9 +533,8 @@ fn solve_side_by_side_takes_the_value_of_a_position_met_before() {
     assert!(text.contains("not decided: "), "{text}");
 }
 
-/// `solve --full` decides a position (with `--moves`, the position after
-/// each move) and writes a proof that `solve --verify` checks; a proof
-/// that was tampered with is refused.
+/// `solve --full` decides a position and writes a proof that `solve
+/// --verify` checks; a proof that was tampered with is refused.
 #[test]
 fn solve_full_writes_a_proof_that_verify_checks() {
     let dir = tempfile::tempdir().unwrap();
@@ -618,10 +617,17 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         text.contains("before deciding whether white can force a win"),
         "{text}"
     );
-    // Each first move's value, as a tablebase gives it: on 4x4 both of
-    // White's moves lose. The proof joined from both moves' proofs checks.
+}
+
+/// `solve --full --moves` gives each first move its value, as a
+/// tablebase does, and joins the moves' proofs into one that checks.
+#[test]
+fn solve_moves_gives_each_first_move_its_value() {
+    let dir = tempfile::tempdir().unwrap();
     let joined = dir.path().join("joined.proof");
     let joined = joined.to_str().unwrap();
+    // Each first move's value, as a tablebase gives it: on 4x4 both of
+    // White's moves lose. The proof joined from both moves' proofs checks.
     let out = run(&[
         "solve", "--board", "4x4", "--full", "--moves", "--proof", joined,
     ]);
@@ -681,14 +687,26 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         checked.ends_with("so neither side can force a win from bbbb/bbbb/wwww/wwww w\n"),
         "{checked}"
     );
-    // Where the mover wins, the proof starts with a winning move.
+    // Where the mover wins, the proof starts with a winning move (a 4x5
+    // position two moves into White's win, where every move wins).
+    let won = "bbbb/1b1w/1wwb/w1ww/1ww1 w";
     let out = run(&[
-        "solve", "--board", "4x5", "--full", "--moves", "--proof", joined,
+        "solve",
+        "--position",
+        won,
+        "--full",
+        "--moves",
+        "--proof",
+        joined,
     ]);
-    assert!(stdout(&out).contains("white wins: "), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("white wins: 33 of its 33 moves win"),
+        "{}",
+        stdout(&out)
+    );
     let checked = verified(joined);
     assert!(
-        checked.starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),
+        checked.starts_with(&format!("proof checked: white wins from {won} ")),
         "{checked}"
     );
     // A board too big to decide: with --move-time every move is still
@@ -718,6 +736,30 @@ fn solve_full_writes_a_proof_that_verify_checks() {
         "{}",
         stderr(&out)
     );
+}
+
+/// `solve --full --side` searches one side's win alone, whole, move by
+/// move, split below a ply and on several threads; each proof checks.
+#[test]
+fn solve_one_side_alone_whole_split_and_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let joined = dir.path().join("joined.proof");
+    let joined = joined.to_str().unwrap();
+    let moves_4x4_off = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--board",
+            "4x4",
+            "--symmetry",
+            "off",
+            "--full",
+            "--moves",
+            "--proof",
+            joined,
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
     // One side's search alone: on 4x4 White cannot win, and its proof is
     // Black's hold.
     let out = run(&[
