@@ -405,7 +405,10 @@ await test("a signed-out visitor's challenge is not sent, and the forms offer th
   const { context, page } = await visitor("/");
   const offered = await (await page.request.get("/api/options")).json();
   for (const form of ["computer-title", "challenge-title"]) {
-    const sizes = await page.locator(`form[aria-labelledby=${form}] select[name=board] option`).allTextContents();
+    // The page fills the lists from /api/options after it loads.
+    const options = `form[aria-labelledby=${form}] select[name=board] option`;
+    await page.waitForFunction((selector) => document.querySelectorAll(selector).length > 0, options, { timeout: 5000 });
+    const sizes = await page.locator(options).allTextContents();
     assert.deepEqual(sizes, offered.boards, `the ${form} form lists the server's sizes`);
   }
   const form = page.locator("form[aria-labelledby=challenge-title]");
