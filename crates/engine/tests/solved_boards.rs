@@ -236,3 +236,13 @@ fn the_engine_wins_the_solved_6x5_boards() {
         engine_keeps_the_win(start, Color::White, 10_000_000, 512, 4);
     }
 }
+
+/// 4x7 with the symmetry rule is White's (solved 2026-12-01: a proof of
+/// 407,956 positions from a search of 119 million). Run by hand with
+/// `--ignored`; docs/strength.md has the result.
+#[test]
+#[ignore]
+fn the_engine_wins_the_solved_4x7_board() {
+    let start = Position::new(BoardSize::new(4, 7).unwrap(), Symmetry::Mirror);
+    engine_keeps_the_win(start, Color::White, 10_000_000, 512, 4);
+}
