@@ -262,6 +262,14 @@ pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
     weigh(&features(pos, Some(weights)), weights)
 }
 
+/// The evaluation of `pos` for the side to move without the terms that
+/// cost a move generation (mobility, capture and threat): material,
+/// advancement, links and pieces home, for callers that evaluate many
+/// positions they will not search (a proof search's new nodes).
+pub fn evaluate_cheap(pos: &Position, weights: &Weights) -> i32 {
+    weigh(&cheap_features(pos, Some(weights)), weights)
+}
+
 /// The evaluation of `pos` where only its place relative to the window
 /// `alpha..beta` matters: when the cheap terms alone put the score at least
 /// `margin` above `beta` (or below `alpha`), the costly terms (a move

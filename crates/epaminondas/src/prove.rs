@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use crate::output::{Failure, Outcome, outln};
 use epaminondas_engine::dfpn::{
-    ProofLimits, ProofProgress, ProofSearch, Verdict, entries_within, hold_positions_within,
-    table_key, with_large_stack,
+    ProofLimits, ProofProgress, ProofSearch, StartNumbers, Verdict, entries_within,
+    hold_positions_within, table_key, with_large_stack,
 };
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
 use epaminondas_rules::{Color, Move, Position};
@@ -212,7 +212,8 @@ fn progress_printer(started: Instant) -> impl FnMut(&ProofProgress) {
     }
 }
 
-/// The memory a search may take (`--memory`, `--hold-memory`).
+/// The memory a search may take (`--memory`, `--hold-memory`), and how its
+/// new positions start (`--start-numbers`).
 #[derive(Clone, Copy, Debug)]
 pub struct SearchMemory {
     /// The table's, in MiB.
@@ -220,6 +221,8 @@ pub struct SearchMemory {
     /// The hold's graph's, in MiB; `None` for an eighth of the table's
     /// positions.
     pub hold_mib: Option<u64>,
+    /// The numbers a new position starts with.
+    pub start: StartNumbers,
 }
 
 impl SearchMemory {
@@ -232,6 +235,7 @@ impl SearchMemory {
                 .hold_mib
                 .map(|mib| hold_positions_within(mib.saturating_mul(1 << 20))),
             deadline: None,
+            start: self.start,
             ..ProofLimits::default()
         }
     }

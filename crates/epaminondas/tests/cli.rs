@@ -1390,6 +1390,82 @@ fn solve_full_says_when_the_hold_memory_is_too_small() {
     assert!(stderr(&out).contains("--hold-memory works with --full only"));
 }
 
+/// `--start-numbers eval` guides the search by the evaluation: 4x4 off
+/// from both sides is still "neither", with both holds checked, and 4x5
+/// mirror still White's; a wrong value or one without --full is refused.
+#[test]
+fn solve_full_from_the_evaluations_numbers_finds_the_same_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("4x4-off.proof");
+    let path = file.to_str().unwrap();
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--symmetry",
+        "off",
+        "--full",
+        "--start-numbers",
+        "eval",
+        "--memory",
+        "64",
+        "--proof",
+        path,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("neither side can force a win"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--verify", path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let checked = stdout(&out);
+    assert!(
+        checked.starts_with("proof checked: white cannot force a win (black holds)"),
+        "{checked}"
+    );
+    assert!(
+        checked.contains("so neither side can force a win"),
+        "{checked}"
+    );
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x5",
+        "--full",
+        "--side",
+        "white",
+        "--start-numbers",
+        "eval",
+        "--memory",
+        "64",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("white (the side to move) wins with perfect play"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--full",
+        "--start-numbers",
+        "some",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("'some' is neither eval nor one"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["solve", "--board", "4x4", "5", "--start-numbers", "eval"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--start-numbers works with --full only"));
+}
+
 /// The solver reports each depth it finishes and, under --time, says how
 /// far it got and the defence it found.
 #[test]
