@@ -458,11 +458,12 @@ pub enum StartNumbers {
     /// 1 and 1 for every node, as in plain df-pn.
     #[default]
     One,
-    /// From the engine's evaluation (see [`start_numbers`]): a position
-    /// good for the prover starts with a small proof number and a large
-    /// disproof number, so that the search tries the promising moves
-    /// first and expects the others to be hard to prove. Quicker to find
-    /// a win, slower to find that there is none (docs/strength.md).
+    /// From the engine's evaluation (its cheap terms, material and
+    /// advancement, as a winning chance): a position good for the prover
+    /// starts with a small proof number and a large disproof number, so
+    /// that the search tries the promising moves first and expects the
+    /// others to be hard to prove. Quicker to find a win, slower to find
+    /// that there is none (docs/strength.md).
     Evaluation,
 }
 
