@@ -20,6 +20,29 @@ fn verified(file: &str) -> String {
     stdout(&out)
 }
 
+/// Runs `solve` with `args` and `--proof file`, which must find that
+/// neither side can force a win, and checks the proof: both holds. Gives
+/// what `solve --verify` printed.
+fn proves_neither(args: &[&str], file: &str) -> String {
+    let out = run(&[args, &["--proof", file]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("neither side can force a win: "),
+        "{}",
+        stdout(&out)
+    );
+    let text = verified(file);
+    assert!(
+        text.contains("white cannot force a win (black holds)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("black cannot force a win (white holds)"),
+        "{text}"
+    );
+    text
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -579,31 +602,7 @@ fn solve_full_writes_a_proof_that_verify_checks() {
     // Neither side can win where both hold their goal ranks for ever.
     let holds = dir.path().join("holds.proof");
     let holds = holds.to_str().unwrap();
-    let out = run(&[
-        "solve",
-        "--position",
-        "ww2/4/4/bb2 w",
-        "--full",
-        "--proof",
-        holds,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stdout(&out).starts_with("neither side can force a win: "),
-        "{}",
-        stdout(&out)
-    );
-    let out = run(&["solve", "--verify", holds]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
-    assert!(
-        text.contains("white cannot force a win (black holds)"),
-        "{text}"
-    );
-    assert!(
-        text.contains("black cannot force a win (white holds)"),
-        "{text}"
-    );
+    let text = proves_neither(&["solve", "--position", "ww2/4/4/bb2 w", "--full"], holds);
     assert!(
         text.ends_with("so neither side can force a win from ww2/4/4/bb2 w\n"),
         "{text}"
@@ -1398,7 +1397,7 @@ fn solve_full_from_the_evaluations_numbers_finds_the_same_values() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("4x4-off.proof");
     let path = file.to_str().unwrap();
-    let out = run(&[
+    let args = [
         "solve",
         "--board",
         "4x4",
@@ -1409,18 +1408,8 @@ fn solve_full_from_the_evaluations_numbers_finds_the_same_values() {
         "eval",
         "--memory",
         "64",
-        "--proof",
-        path,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stdout(&out).starts_with("neither side can force a win"),
-        "{}",
-        stdout(&out)
-    );
-    let out = run(&["solve", "--verify", path]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let checked = stdout(&out);
+    ];
+    let checked = proves_neither(&args, path);
     assert!(
         checked.starts_with("proof checked: white cannot force a win (black holds)"),
         "{checked}"
