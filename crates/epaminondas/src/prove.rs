@@ -165,9 +165,12 @@ fn progress_printer(started: Instant) -> impl FnMut(&ProofProgress) {
             );
             return;
         }
-        if let Some(forgotten) = progress.repaired {
+        if let Some(repaired) = progress.repaired {
             eprintln!(
-                "  no win found, but the other side's hold did not close over the positions searched: forgot {forgotten} disproofs outside it and searching again ({:.1} s)",
+                "  no win found, but the other side's hold did not close over the positions searched ({} of its {} positions are out): forgot the {} disproofs among them and searching again ({:.1} s)",
+                repaired.hold.out,
+                repaired.hold.positions,
+                repaired.forgotten,
                 started.elapsed().as_secs_f64()
             );
             return;

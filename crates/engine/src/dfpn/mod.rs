@@ -147,6 +147,17 @@ struct HoldGraph {
     out: Vec<bool>,
 }
 
+impl HoldGraph {
+    /// What the graph came to: its size, and whether it closes.
+    fn read(&self) -> HoldRead {
+        HoldRead {
+            positions: self.out.len(),
+            out: self.out.iter().filter(|&&o| o).count(),
+            closes: !self.out[0],
+        }
+    }
+}
+
 /// The positions waiting in a hold graph's breadth-first walk, first in
 /// first out. The walk's frontier can hold tens of millions of positions
 /// (a 6x4 board's ran a 24 GB machine out of memory), so on boards of up
@@ -243,8 +254,8 @@ const REPAIRS: u32 = 16;
 enum Repair {
     /// The hold closes (or could not be read): nothing to forget.
     Closes,
-    /// Forgot this many disproofs out of the hold's set.
-    Forgot(usize),
+    /// Forgot disproofs out of the hold's set.
+    Forgot(Repaired),
     /// The disproofs out of the set (this many) were those the last repair
     /// forgot: nothing forgotten, the search ends with no win found and
     /// the hold not proven.
@@ -560,9 +571,9 @@ pub struct ProofProgress {
     /// was kept).
     pub loops_for_every_path: Option<usize>,
     /// After a search that found no win over which the other side's hold
-    /// did not close: the disproofs forgotten before it searches again
-    /// (see [`ProofSearch::repairs`]).
-    pub repaired: Option<usize>,
+    /// did not close: the hold read and the disproofs forgotten before it
+    /// searches again (see [`ProofSearch::repairs`]).
+    pub repaired: Option<Repaired>,
     /// After a search that found no win whose hold did not close over the
     /// very disproofs the last repair forgot (this many): searching again
     /// would find them once more, so the search ends there: no win found,
@@ -601,6 +612,20 @@ pub struct HoldRead {
     pub out: usize,
     /// Whether the start is in that set: the hold closes.
     pub closes: bool,
+}
+
+/// A repair after a search that found no win (see
+/// [`ProofSearch::repairs`]): the other side's hold, read over the
+/// positions searched, did not close, and the disproofs outside its
+/// holding set were forgotten. How the two counts go from repair to repair
+/// tells whether the repairs are closing in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repaired {
+    /// The hold read: its positions and how many were out of the set.
+    pub hold: HoldRead,
+    /// The disproofs forgotten (the positions out of the set that the
+    /// table held as disproved).
+    pub forgotten: usize,
 }
 
 /// A df-pn search for one prover from one position; after it has run, its
@@ -893,11 +918,7 @@ impl<'a> ProofSearch<'a> {
                 if search.interrupted() {
                     break None;
                 }
-                let read = graph.as_ref().map(|g| HoldRead {
-                    positions: g.out.len(),
-                    out: g.out.iter().filter(|&&o| o).count(),
-                    closes: !g.out[0],
-                });
+                let read = graph.as_ref().map(HoldGraph::read);
                 // A graph that does not close is let go of before the table
                 // is gone through.
                 let graph = graph.filter(|g| !g.out[0]);
@@ -932,8 +953,8 @@ impl<'a> ProofSearch<'a> {
                 search.verdict = Verdict::Stopped;
                 break;
             }
-            let forgotten = match repair {
-                Repair::Forgot(forgotten) => forgotten,
+            let repaired = match repair {
+                Repair::Forgot(repaired) => repaired,
                 Repair::Closes => break,
                 Repair::Repeated(out) => {
                     let report = ProofProgress {
@@ -944,12 +965,12 @@ impl<'a> ProofSearch<'a> {
                     break;
                 }
             };
-            if forgotten == 0 {
+            if repaired.forgotten == 0 {
                 break;
             }
             search.repairs += 1;
             let report = ProofProgress {
-                repaired: Some(forgotten),
+                repaired: Some(repaired),
                 ..search.progress_now()
             };
             (search.progress)(&report);
@@ -1009,6 +1030,7 @@ impl<'a> ProofSearch<'a> {
         // Taken for disproved from every path, a looping node out of the
         // set is forgotten too.
         let every_path = self.loops_for_every_path;
+        let hold = graph.read();
         let out: Vec<u64> = graph
             .index
             .iter()
@@ -1029,7 +1051,10 @@ impl<'a> ProofSearch<'a> {
                 *entry = Entry::UNSEARCHED;
             }
         }
-        Repair::Forgot(out.len())
+        Repair::Forgot(Repaired {
+            hold,
+            forgotten: out.len(),
+        })
     }
 
     /// How the search ended.
@@ -2397,7 +2422,12 @@ mod tests {
         // Each repair was reported with the disproofs it forgot.
         let repaired = repaired.into_inner();
         assert_eq!(repaired.len(), 3);
-        assert!(repaired.iter().all(|&forgotten| forgotten > 0));
+        // with the hold it read: the positions out of its set include
+        // those disproved, which were forgotten.
+        assert!(repaired.iter().all(|r| r.forgotten > 0
+            && !r.hold.closes
+            && r.forgotten <= r.hold.out
+            && r.hold.out < r.hold.positions));
     }
 
     #[test]
