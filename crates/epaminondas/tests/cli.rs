@@ -47,6 +47,14 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Runs the binary with `args` and checks that it refuses them: exit code
+/// 2 (bad input) and `expected` in the error it prints.
+fn refused(args: &[&str], expected: &str) {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains(expected), "{}", stderr(&out));
+}
+
 #[test]
 fn perft_prints_every_depth_then_the_speed() {
     let out = run(&["perft", "3"]);
@@ -84,19 +92,16 @@ fn the_variants_from_the_command_line() {
             stdout(&out)
         );
     }
-    let out = run(&[
-        "perft",
-        "--variant",
-        "stumbling-blocks",
-        "--board",
-        "6x4",
-        "1",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("at least 5 ranks"),
-        "{}",
-        stderr(&out)
+    refused(
+        &[
+            "perft",
+            "--variant",
+            "stumbling-blocks",
+            "--board",
+            "6x4",
+            "1",
+        ],
+        "at least 5 ranks",
     );
     let out = run(&["perft", "--variant", "chess", "1"]);
     assert!(
@@ -428,14 +433,11 @@ fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
             "{threads}: {checked}"
         );
     }
-    let out = run(&[
-        "solve", "--board", "4x4", "--full", "--moves", "--deepen", "2",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--deepen works with --side only"),
-        "{}",
-        stderr(&out)
+    refused(
+        &[
+            "solve", "--board", "4x4", "--full", "--moves", "--deepen", "2",
+        ],
+        "--deepen works with --side only",
     );
 }
 
@@ -915,22 +917,20 @@ fn solve_one_side_alone_whole_split_and_side_by_side() {
     }
     let out = run(&["solve", "--moves", "--proof", "p"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = run(&["solve", "--board", "4x4", "--full", "--move-time", "1"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("required arguments were not provided: --moves"),
-        "{}",
-        stderr(&out)
+    refused(
+        &["solve", "--board", "4x4", "--full", "--move-time", "1"],
+        "required arguments were not provided: --moves",
     );
     let out = run(&["solve", "--full", "4"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = run(&[
-        "solve",
-        "--verify",
-        dir.path().join("none").to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+    refused(
+        &[
+            "solve",
+            "--verify",
+            dir.path().join("none").to_str().unwrap(),
+        ],
+        "cannot read",
+    );
 }
 
 #[test]
@@ -1053,9 +1053,10 @@ fn show_and_convert_read_records_and_refuse_bad_input() {
         stdout(&out),
         "[Notation \"rear-piece\"]\n\n1. f1-g2 e12-g10 2. h1-h4 *\n"
     );
-    let out = run(&["convert", file, "--from", "klingon"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown notation dialect 'klingon'"));
+    refused(
+        &["convert", file, "--from", "klingon"],
+        "unknown notation dialect 'klingon'",
+    );
     std::fs::write(&path, "1. f1,g2-h4 *\n").unwrap();
     let out = run(&["convert", file]);
     assert_eq!(out.status.code(), Some(2));
@@ -1067,9 +1068,10 @@ fn show_and_convert_read_records_and_refuse_bad_input() {
     std::fs::remove_file(&path).unwrap();
 
     // play refuses to start without a terminal, and says so.
-    let out = run(&["play", "--ai", "11"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("'11' is not a level: expected 1 to 10"));
+    refused(
+        &["play", "--ai", "11"],
+        "'11' is not a level: expected 1 to 10",
+    );
     let out = run(&["play"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -1196,13 +1198,7 @@ fn files_of_several_games_are_read_with_a_choice() {
         stdout(&out)
     );
     assert!(stderr(&out).is_empty());
-    let out = run(&["show", file, "--game", "3"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("holds 2 games (1 to 2)"),
-        "{}",
-        stderr(&out)
-    );
+    refused(&["show", file, "--game", "3"], "holds 2 games (1 to 2)");
     let out = run(&["analyze", "--record", file, "--game", "2", "--depth", "2"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
@@ -1384,9 +1380,10 @@ fn solve_full_says_when_the_hold_memory_is_too_small() {
         "{}",
         stdout(&out)
     );
-    let out = run(&["solve", "--board", "4x4", "5", "--hold-memory", "3"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--hold-memory works with --full only"));
+    refused(
+        &["solve", "--board", "4x4", "5", "--hold-memory", "3"],
+        "--hold-memory works with --full only",
+    );
 }
 
 /// `--start-numbers eval` guides the search by the evaluation: 4x4 off
@@ -1436,23 +1433,21 @@ fn solve_full_from_the_evaluations_numbers_finds_the_same_values() {
         "{}",
         stdout(&out)
     );
-    let out = run(&[
-        "solve",
-        "--board",
-        "4x4",
-        "--full",
-        "--start-numbers",
-        "some",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("'some' is neither eval nor one"),
-        "{}",
-        stderr(&out)
+    refused(
+        &[
+            "solve",
+            "--board",
+            "4x4",
+            "--full",
+            "--start-numbers",
+            "some",
+        ],
+        "'some' is neither eval nor one",
     );
-    let out = run(&["solve", "--board", "4x4", "5", "--start-numbers", "eval"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--start-numbers works with --full only"));
+    refused(
+        &["solve", "--board", "4x4", "5", "--start-numbers", "eval"],
+        "--start-numbers works with --full only",
+    );
 }
 
 /// The solver reports each depth it finishes and, under --time, says how
@@ -1527,13 +1522,7 @@ fn puzzles_are_generated_and_checked() {
         stderr(&out)
     );
     std::fs::write(&file, "p1\tnot a position\tmirror\t2\ta1-a2\t1000\ts\n").unwrap();
-    let out = run(&["puzzles", "check", path]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("line 1: p1: position"),
-        "{}",
-        stderr(&out)
-    );
+    refused(&["puzzles", "check", path], "line 1: p1: position");
 }
 
 /// `selfplay` writes training data (adding to the file on a second run)
