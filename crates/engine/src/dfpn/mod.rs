@@ -487,7 +487,7 @@ const START_SPREAD: f32 = 32.0;
 /// How much the evaluation's score is stretched before it is turned into
 /// a probability: on small boards a few pieces up or a piece near the
 /// goal decides more than on 14x12, whose games fitted the weights.
-const START_SCORE_SCALE: f32 = 8.0;
+const START_SCORE_SCALE: i32 = 8;
 
 /// A new node's numbers from the cheap part of the evaluation
 /// ([`crate::eval::evaluate_cheap`]) with `weights`: the score for the
@@ -501,8 +501,7 @@ const START_SCORE_SCALE: f32 = 8.0;
 fn start_numbers(pos: &Position, prover: Color, weights: &crate::eval::Weights) -> Numbers {
     let score = crate::eval::evaluate_cheap(pos, weights);
     let score = if pos.turn() == prover { score } else { -score };
-    let x = score as f32 * START_SCORE_SCALE * crate::eval::LOGISTIC_SCALE as f32;
-    let p = 1.0 / (1.0 + (-x).exp());
+    let p = crate::eval::win_probability(score.saturating_mul(START_SCORE_SCALE)) as f32;
     let number = |share: f32| ((START_SPREAD * share).round() as u32).max(1);
     Numbers {
         proof: number(1.0 - p),
