@@ -122,8 +122,9 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     memory: u64,
     /// With --full: the most memory, in MiB, the graph read to prove that
-    /// the other side holds may take, beside the table (about 150 bytes a
-    /// position). By default an eighth of the table's positions, about as
+    /// the other side holds may take, beside the table (about 170 bytes a
+    /// position; after a repair the graph is kept, to be brought up to
+    /// date at the next). By default an eighth of the table's positions, about as
     /// much as --memory: a large search that goes round may need
     /// more, and the machine may have it.
     #[arg(long, requires = "full", value_name = "MIB",

@@ -1364,7 +1364,7 @@ fn solve_full_says_when_the_hold_memory_is_too_small() {
     let out = run(&[&args[..], &["--hold-memory", "1"]].concat());
     let err = stderr(&out);
     assert!(
-        err.contains("black's hold could not be read: its graph has more than 6990 positions (--hold-memory 1 MiB)"),
+        err.contains("black's hold could not be read: its graph has more than 6168 positions (--hold-memory 1 MiB)"),
         "{err}"
     );
     assert!(stdout(&out).contains("not proven"), "{}", stdout(&out));
