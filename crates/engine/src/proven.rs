@@ -125,10 +125,13 @@ impl ProvenWins {
         let (moves, nodes) = with_large_stack(|| {
             // The table's size is the proof's share of the move's nodes:
             // a full table ends the search, never makes room.
+            // As many repairs as before they became cheap: a move's
+            // search only wants a win, and more would only spend its time.
             let limits = ProofLimits {
                 max_entries,
                 deadline,
                 collect: false,
+                repairs: 16,
                 ..ProofLimits::default()
             };
             let search = ProofSearch::run(pos, prover, limits, stop, |_| {});

@@ -133,12 +133,13 @@ fn add(a: u32, b: u32) -> u32 {
 }
 
 /// How many times a search whose disproof does not close is repaired and
-/// run again (see [`ProofSearch::run`]). A repair after the first brings
-/// the last one's graph up to date instead of reading it again, which
-/// costs a small part of the search (on 6x4 off, about 10 s where a read
-/// took 390 s), so a search that needs many can have them: 64 ran out on
-/// 6x4 off with 1,303 disproofs left out of a 30-million-position graph.
-const REPAIRS: u32 = 256;
+/// run again by default ([`ProofLimits::repairs`]). A repair after the
+/// first brings the last one's graph up to date instead of reading it
+/// again, which costs a small part of the search (on 6x4 off, about 10 s
+/// where a read took 390 s), so a search that needs many can have them: 64
+/// ran out on 6x4 off with 1,303 disproofs left out of a
+/// 30-million-position graph.
+pub const REPAIRS: u32 = 256;
 
 /// What a [`ProofSearch::repair`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,6 +352,10 @@ pub struct ProofLimits {
     pub collect: bool,
     /// The numbers a new node starts with.
     pub start: StartNumbers,
+    /// How many times a search that found no win, over which the other
+    /// side's hold does not close, is repaired and run again ([`REPAIRS`]
+    /// by default; the engine's own search during a game takes fewer).
+    pub repairs: u32,
 }
 
 /// The proof and disproof numbers a node starts with, before it is
@@ -440,6 +445,7 @@ impl Default for ProofLimits {
             stall_nodes: STALL_NODES,
             collect: true,
             start: StartNumbers::default(),
+            repairs: REPAIRS,
         }
     }
 }
@@ -797,7 +803,7 @@ impl<'a> ProofSearch<'a> {
         let mut last_repair = RepairMark::default();
         // The hold's graph the last repair read, kept for the next one.
         let mut kept = None;
-        for _ in 0..=REPAIRS {
+        for _ in 0..=search.limits.repairs {
             let searched = loop {
                 let searched = search.expand(&mut root, hash, INFINITY, INFINITY);
                 if !search.stalled {
@@ -912,7 +918,9 @@ impl<'a> ProofSearch<'a> {
     /// out of the set are the very ones `last` (the last repair) forgot,
     /// searching again found them the same way and would go on doing so
     /// (6x4 off after c1,b2-a3:1 e3,b3-a3:1 forgot the same 24 five times
-    /// over): nothing is forgotten then.
+    /// over): nothing is forgotten then. `kept` is the graph the last
+    /// repair read, brought up to date here ([`update_hold`](Self::update_hold))
+    /// and kept again for the next.
     fn repair(&mut self, last: &mut RepairMark, kept: &mut Option<HoldGraph>) -> Repair {
         // The graph the last repair read, brought up to date, or else
         // (the first repair, or one whose update found the very disproofs
