@@ -294,13 +294,14 @@ impl HoldGraph {
         super::HoldRead {
             positions: reached().count(),
             out: reached().filter(|&i| self.out[i]).count(),
-            closes: !self.out[0],
+            closes: !self.start_out(),
         }
     }
 
     /// The graph with only what walking the hold needs (the index and the
-    /// set; what [`read`](Self::read) needs stays too): a graph that closes is kept until its steps are read, and
-    /// the rest takes about as much memory again.
+    /// set; what [`read`](Self::read) needs stays too): a graph that
+    /// closes is kept until its steps are read, and the rest takes about as
+    /// much memory again.
     pub(super) fn for_walking(self) -> HoldGraph {
         HoldGraph {
             index: self.index,

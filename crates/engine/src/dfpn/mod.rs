@@ -1301,7 +1301,7 @@ impl<'a> ProofSearch<'a> {
     /// the repair needs it. `None` when stopped or too large.
     fn read_hold(&self) -> Option<HoldGraph> {
         let narrow = self.hold_graph(true)?;
-        if !narrow.out[0] {
+        if !narrow.start_out() {
             return Some(narrow);
         }
         drop(narrow);
