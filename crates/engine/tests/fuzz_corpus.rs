@@ -1,11 +1,15 @@
-//! Replays the seed corpora of the `read_nnue_files`, `read_book` and
-//! `read_known` fuzz targets (`fuzz/corpus/...`) through the targets' own
-//! checks, plus deterministic byte mutations of each seed: a small fuzzing
-//! pass of the training data, net file, opening book and `solve --known`
-//! file readers on stable Rust.
+//! Replays the seed corpora of the `read_nnue_files`, `read_book`,
+//! `read_known` and `read_checkpoint` fuzz targets (`fuzz/corpus/...`)
+//! through the targets' own checks, plus deterministic byte mutations of
+//! each seed: a small fuzzing pass of the training data, net file, opening
+//! book, `solve --known` and `solve --checkpoint` file readers on stable
+//! Rust.
 
 #[path = "../../../fuzz/book_checks.rs"]
 mod book_checks;
+
+#[path = "../../../fuzz/checkpoint_checks.rs"]
+mod checkpoint_checks;
 
 #[path = "../../../fuzz/known_checks.rs"]
 mod known_checks;
@@ -88,4 +92,23 @@ fn known_values_corpus() {
     }
     assert!(values >= 8, "{values} values in the seeds");
     replay("read_known", 3000, known_checks::check_known);
+}
+
+#[test]
+fn checkpoint_corpus() {
+    // The seeds are checkpoints of White's search from the 4x4 start,
+    // stopped after 300 and 600 nodes, that read (so that mutations start
+    // from one); nearly every mutation is then refused by the checksum.
+    use epaminondas_engine::dfpn::{ProofLimits, ProofSearch};
+    use epaminondas_rules::{Color, Position};
+    use std::sync::atomic::AtomicBool;
+    let start: Position = "bbbb/bbbb/wwww/wwww w".parse().unwrap();
+    let stop = AtomicBool::new(false);
+    for seed in seeds::seed_files(env!("CARGO_MANIFEST_DIR"), "read_checkpoint") {
+        let mut search =
+            ProofSearch::new(&start, Color::White, ProofLimits::default(), &stop, |_| {});
+        let positions = search.read_checkpoint(seed.as_slice()).unwrap();
+        assert!(positions > 100, "{positions}");
+    }
+    replay("read_checkpoint", 300, checkpoint_checks::check_checkpoint);
 }

@@ -52,7 +52,8 @@
 //! ([`epaminondas_rules::proof`]).
 //!
 //! The values a search finds for one side can be kept in a text file from
-//! run to run ([`known`]).
+//! run to run ([`known`]), and a stopped search's whole state in a
+//! [`checkpoint`], from which a later run goes on.
 
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
@@ -63,6 +64,7 @@ use std::time::Instant;
 use epaminondas_rules::proof::Claim;
 use epaminondas_rules::{Color, Move, Position};
 
+pub mod checkpoint;
 mod hold;
 pub mod known;
 mod table;
@@ -696,7 +698,23 @@ impl<'a> ProofSearch<'a> {
         stop: &'a AtomicBool,
         progress: impl FnMut(&ProofProgress) + 'a,
     ) -> ProofSearch<'a> {
-        let mut search = ProofSearch {
+        let mut search = ProofSearch::new(pos, prover, limits, stop, progress);
+        search.solve();
+        search
+    }
+
+    /// A search from `pos` for `prover` that has not searched yet: its
+    /// state may be read from a checkpoint
+    /// ([`read_checkpoint`](Self::read_checkpoint)) before it
+    /// [`resume`](Self::resume)s. [`run`](Self::run) makes one and searches.
+    pub fn new(
+        pos: &Position,
+        prover: Color,
+        limits: ProofLimits,
+        stop: &'a AtomicBool,
+        progress: impl FnMut(&ProofProgress) + 'a,
+    ) -> ProofSearch<'a> {
+        ProofSearch {
             root: pos.clone(),
             prover,
             table: Table::new(limits.max_entries),
@@ -726,9 +744,17 @@ impl<'a> ProofSearch<'a> {
                 StartNumbers::Evaluation => Some(crate::eval::Weights::for_variant(pos.variant())),
                 StartNumbers::One => None,
             },
-        };
-        search.solve();
-        search
+        }
+    }
+
+    /// Searches on from the state the search holds (a checkpoint read
+    /// into it, or nothing) until it is decided, stopped, or its repairs
+    /// run out (this many again: [`ProofLimits::repairs`]); the counts go
+    /// on from the checkpoint's.
+    pub fn resume(&mut self) {
+        self.nodes_at_start = self.work();
+        self.verdict = Verdict::Stopped;
+        self.solve();
     }
 
     /// Searches again, from `pos`, whether the same prover can force a win,
@@ -2088,7 +2114,7 @@ mod tests {
     }
 
     /// The search's proof, written out and read back by the rules' checker.
-    fn checked(search: &ProofSearch<'_>, pos: &Position) -> proof::CheckedProof {
+    pub(super) fn checked(search: &ProofSearch<'_>, pos: &Position) -> proof::CheckedProof {
         checked_from(search, pos)
     }
 
