@@ -1,6 +1,7 @@
 //! `epaminondas solve --full` and `solve --verify`: deciding a position with
 //! perfect play, and checking the proof file such a solve writes.
 
+mod checkpoint;
 mod side;
 
 pub use side::{SplitShape, solve_moves_for_side};
@@ -20,17 +21,40 @@ use epaminondas_engine::dfpn::{
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
 use epaminondas_rules::{Color, Move, Position};
 
+/// What `solve --full` (without `--moves`) is asked for beside the
+/// position and the memory.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FullRun<'p> {
+    /// The one side whose forced win is looked for (`--side`), or both in
+    /// turn.
+    pub only: Option<Color>,
+    /// Where the proof goes (`--proof`).
+    pub proof: Option<&'p Path>,
+    /// Where a stopped search's state goes, and comes from (`--checkpoint`).
+    pub checkpoint: Option<&'p Path>,
+    /// The most nodes each side's search may visit in this run (`--nodes`).
+    pub nodes: Option<u64>,
+}
+
 /// Decides `pos`: searches for a forced win of the side to move, then of
-/// the other side (or of `only` alone); writes the proof of the answer to
-/// `proof_path`.
+/// the other side (or of `run.only` alone); writes the proof of the answer
+/// to `run.proof`.
 pub fn solve_full(
     pos: &Position,
-    only: Option<Color>,
+    run: FullRun<'_>,
     memory: SearchMemory,
-    proof_path: Option<&Path>,
     stop: &AtomicBool,
 ) -> Outcome {
-    let limits = memory.limits();
+    let FullRun {
+        only,
+        proof: proof_path,
+        checkpoint: checkpoint_path,
+        nodes,
+    } = run;
+    let limits = ProofLimits {
+        max_nodes: nodes,
+        ..memory.limits()
+    };
     let memory_mib = memory.table_mib;
     let started = Instant::now();
     let mover = pos.turn();
@@ -43,7 +67,13 @@ pub fn solve_full(
         let mut holds = Vec::new();
         for &prover in &provers {
             eprintln!("looking for a forced win for {prover}");
-            let search = ProofSearch::run(pos, prover, limits, stop, progress_printer(started));
+            let progress = progress_printer(started);
+            let search = match checkpoint_path {
+                Some(path) => {
+                    checkpoint::run_from_checkpoint(pos, prover, limits, stop, progress, path)?
+                }
+                None => ProofSearch::run(pos, prover, limits, stop, progress),
+            };
             let seconds = started.elapsed().as_secs_f64();
             let repairs = match search.repairs() {
                 0 => String::new(),
@@ -107,8 +137,12 @@ pub fn solve_full(
                     holds.push(section);
                 }
                 Verdict::Stopped => {
+                    let kept = match checkpoint_path {
+                        Some(path) => format!("; {}", checkpoint::keep(&search, path)?),
+                        None => String::new(),
+                    };
                     return Err(Failure::Run(format!(
-                        "stopped after {seconds:.1} s ({} positions in the table; --memory {memory_mib} MiB) before deciding whether {prover} can force a win",
+                        "stopped after {seconds:.1} s ({} positions in the table; --memory {memory_mib} MiB) before deciding whether {prover} can force a win{kept}",
                         search.entries()
                     )));
                 }

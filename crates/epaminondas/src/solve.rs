@@ -151,6 +151,21 @@ pub struct SolveArgs {
     /// alone, and say what it proves.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "board", "variant", "symmetry", "full"])]
     verify: Option<PathBuf>,
+    /// With --full: stop each side's search after this many nodes in this
+    /// run, as --time does after its seconds, but at the same point on
+    /// any machine (the positions read into the other side's hold count
+    /// as nodes). Not with --moves (see --move-nodes).
+    #[arg(long, requires = "full", value_name = "NODES", conflicts_with = "moves",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// With --full --side: keep the search's state in this file when it
+    /// stops (--time, Ctrl-C, the memory), and go on from it when the
+    /// file is there, so that a search longer than one run adds up over
+    /// several (the file takes 16 bytes a position of the table; it must
+    /// be of the same game, start and side, and the table large enough
+    /// for it).
+    #[arg(long, requires = "full", value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
     /// Stop after this many seconds and say how far the solver got.
     #[arg(long, value_parser = positive_seconds)]
     time: Option<f64>,
@@ -185,6 +200,8 @@ pub fn run(args: &SolveArgs) -> Outcome {
             ("--side", args.side.is_some()),
             ("--hold-memory", args.hold_memory.is_some()),
             ("--start-numbers", args.start_numbers.is_some()),
+            ("--checkpoint", args.checkpoint.is_some()),
+            ("--nodes", args.nodes.is_some()),
         ];
         if let Some((flag, _)) = needs_full.iter().find(|(_, given)| *given) {
             return Err(Failure::Input(format!(
@@ -211,6 +228,11 @@ pub fn run(args: &SolveArgs) -> Outcome {
         start: args.start_numbers.unwrap_or_default(),
     };
     if args.full && args.moves {
+        if args.checkpoint.is_some() {
+            return Err(Failure::Input(
+                "--checkpoint keeps one search from the start, not --moves' searches (with --side, --known keeps the values they find)".into(),
+            ));
+        }
         let limits = crate::prove::MovesLimits {
             memory,
             move_time: args.move_time.map(Duration::from_secs_f64),
@@ -246,7 +268,18 @@ pub fn run(args: &SolveArgs) -> Outcome {
         return crate::prove::solve_moves(&pos, limits, args.proof.as_deref(), stop);
     }
     if args.full {
-        return crate::prove::solve_full(&pos, args.side, memory, args.proof.as_deref(), stop);
+        if args.checkpoint.is_some() && args.side.is_none() {
+            return Err(Failure::Input(
+                "--checkpoint works with --side only (it keeps one side's search)".into(),
+            ));
+        }
+        let run = crate::prove::FullRun {
+            only: args.side,
+            proof: args.proof.as_deref(),
+            checkpoint: args.checkpoint.as_deref(),
+            nodes: args.nodes,
+        };
+        return crate::prove::solve_full(&pos, run, memory, stop);
     }
     let max_plies = args.plies.unwrap_or(1);
     let started = Instant::now();

@@ -1345,6 +1345,84 @@ fn solve_full_goes_on_past_a_full_table() {
     assert!(stdout(&out).starts_with("proof checked: white wins from "));
 }
 
+/// `--checkpoint` keeps a stopped search's state (here stopped by
+/// `--nodes`) and the same command goes on from it to the proof, which
+/// checks; a checkpoint of another search is refused and left as it was.
+#[test]
+fn solve_full_goes_on_from_a_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("4x5-white.checkpoint");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let proof = dir.path().join("4x5.proof");
+    let proof = proof.to_str().unwrap();
+    let args = ["solve", "--board", "4x5", "--full", "--side", "white"];
+    let with = |extra: &[&str]| run(&[&args[..], &["--checkpoint", checkpoint], extra].concat());
+    let out = with(&["--nodes", "100000"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("no checkpoint in "), "{err}");
+    assert!(
+        err.contains(&format!(
+            "before deciding whether white can force a win; its state is in {checkpoint} ("
+        )),
+        "{err}"
+    );
+    let size = std::fs::metadata(checkpoint).unwrap().len();
+    assert!(size > 16 * 10_000, "{size}");
+    // Another side, another board, or the wrong options: refused.
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x5",
+        "--full",
+        "--side",
+        "black",
+        "--checkpoint",
+        checkpoint,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("it has 'prover white' where this one has 'prover black'"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&[
+        "solve",
+        "--board",
+        "4x5",
+        "--full",
+        "--checkpoint",
+        checkpoint,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--checkpoint works with --side only"));
+    let out = run(&["solve", "--board", "4x5", "--checkpoint", checkpoint, "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::metadata(checkpoint).unwrap().len(), size);
+    // The same command goes on where the search stopped, and decides.
+    let out = with(&["--proof", proof]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("  going on from {checkpoint}: ")),
+        "{err}"
+    );
+    let before: u64 = err
+        .split(" nodes searched before")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!((100_000..100_000 + 256).contains(&before), "{err}");
+    assert!(
+        stdout(&out).starts_with("white (the side to move) wins with perfect play"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["solve", "--verify", proof]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 /// `--hold-memory` bounds the graph read to prove a hold: 4x4 off is no
 /// win for White, but Black's hold (about 20,000 positions where Black
 /// moves) is not read in 1 MiB, and the solver says what to raise; by
