@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::output::{Failure, Outcome, outln};
 use epaminondas_engine::dfpn::{
-    ProofLimits, ProofProgress, ProofSearch, StartNumbers, Verdict, entries_within,
+    HoldRead, ProofLimits, ProofProgress, ProofSearch, StartNumbers, Verdict, entries_within,
     hold_positions_within, table_key, with_large_stack,
 };
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
@@ -201,9 +201,10 @@ fn progress_printer(started: Instant) -> impl FnMut(&ProofProgress) {
         }
         if let Some(repaired) = progress.repaired {
             eprintln!(
-                "  no win found, but the other side's hold did not close over the positions searched ({} of its {} positions are out): forgot the {} disproofs among them and searching again ({:.1} s)",
+                "  no win found, but the other side's hold did not close over the positions searched ({} of its {} positions are out{}): forgot the {} disproofs among them and searching again ({:.1} s)",
                 repaired.hold.out,
                 repaired.hold.positions,
+                out_from(&repaired.hold),
                 repaired.forgotten,
                 started.elapsed().as_secs_f64()
             );
@@ -226,8 +227,10 @@ fn progress_printer(started: Instant) -> impl FnMut(&ProofProgress) {
                         read.positions
                     ),
                     Some(read) => format!(
-                        "the hold does not close ({} of its {} positions are out); searching on",
-                        read.out, read.positions
+                        "the hold does not close ({} of its {} positions are out{}); searching on",
+                        read.out,
+                        read.positions,
+                        out_from(&read)
                     ),
                     None => "the hold's graph is too large to read; searching on".into(),
                 }
@@ -247,6 +250,15 @@ fn progress_printer(started: Instant) -> impl FnMut(&ProofProgress) {
             started.elapsed().as_secs_f64()
         );
     }
+}
+
+/// Where a hold's positions out of its set start, for a progress line:
+/// the positions put out by their own moves (see [`HoldRead`]).
+fn out_from(read: &HoldRead) -> String {
+    format!(
+        ", starting from {} where the prover has a move the search did not disprove and {} where the other side has no move that holds",
+        read.broken_by_prover, read.broken_for_other
+    )
 }
 
 /// The memory a search may take (`--memory`, `--hold-memory`), and how its

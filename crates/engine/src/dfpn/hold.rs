@@ -291,9 +291,17 @@ impl HoldGraph {
     /// and whether it closes.
     pub(super) fn read(&self) -> super::HoldRead {
         let reached = || (0..self.len()).filter(|&i| self.reached[i]);
+        // A graph shrunk for walking keeps no marks of what broke.
+        let broken = |prover: bool| {
+            reached()
+                .filter(|&i| self.broken.get(i) == Some(&true) && self.prover_at[i] == prover)
+                .count()
+        };
         super::HoldRead {
             positions: reached().count(),
             out: reached().filter(|&i| self.out[i]).count(),
+            broken_by_prover: broken(true),
+            broken_for_other: broken(false),
             closes: !self.start_out(),
         }
     }
@@ -514,6 +522,7 @@ mod tests {
         // is not needed.
         let read = graph.read();
         assert_eq!((read.positions, read.out, read.closes), (2, 0, true));
+        assert_eq!((read.broken_by_prover, read.broken_for_other), (0, 0));
         assert_eq!(graph.out_keys().count(), 0);
         assert_eq!(graph.expand_again().unwrap(), []);
         // Position 1 breaks: the prover now has a move out of the graph,
@@ -525,6 +534,9 @@ mod tests {
         assert_eq!(graph.out, [true, true, true, true, false]);
         let read = graph.read();
         assert_eq!((read.positions, read.out, read.closes), (4, 4, false));
+        // Two of them broke by their own moves: 1, where the prover moves,
+        // and 3, where the other side has none.
+        assert_eq!((read.broken_by_prover, read.broken_for_other), (1, 1));
         let mut out: Vec<u64> = graph.out_keys().collect();
         out.sort();
         assert_eq!(out, [10, 11, 12, 13]);

@@ -510,6 +510,14 @@ pub struct HoldRead {
     pub positions: usize,
     /// How many of them are out of the largest set that holds.
     pub out: usize,
+    /// Where the out ones start: positions put out by their own moves,
+    /// where the prover moves, by a move to a position the search has not
+    /// disproved (proven, never searched, or unsettled and not taken in)...
+    pub broken_by_prover: usize,
+    /// ...and where the other side moves, by having no move the search
+    /// disproved (or none left in the graph). The rest are out only
+    /// because what they lead to is.
+    pub broken_for_other: usize,
     /// Whether the start is in that set: the hold closes.
     pub closes: bool,
 }
