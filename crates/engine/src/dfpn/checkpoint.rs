@@ -179,8 +179,7 @@ impl ProofSearch<'_> {
     /// table, its loop targets and its counts. Meant for a search that
     /// stopped ([`super::Verdict::Stopped`]); [`ProofSearch::resume`] goes
     /// on from it.
-    pub fn write_checkpoint(&self, out: impl Write) -> io::Result<()> {
-        let mut out = out;
+    pub fn write_checkpoint(&self, mut out: impl Write) -> io::Result<()> {
         writeln!(out, "{MAGIC}")?;
         for line in header_lines(&self.root, self.prover) {
             writeln!(out, "{line}")?;
@@ -226,8 +225,7 @@ impl ProofSearch<'_> {
     /// of a search from the same start for the same prover wrote, in
     /// place of this search's (which must not have searched yet); then
     /// [`resume`](Self::resume) goes on. Returns the positions read.
-    pub fn read_checkpoint(&mut self, input: impl BufRead) -> Result<usize, CheckpointError> {
-        let mut input = input;
+    pub fn read_checkpoint(&mut self, mut input: impl BufRead) -> Result<usize, CheckpointError> {
         let mut line = String::new();
         let mut next_line = |input: &mut dyn BufRead| -> Result<String, CheckpointError> {
             line.clear();
