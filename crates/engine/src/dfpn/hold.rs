@@ -57,13 +57,35 @@ pub(super) struct HoldGraph {
     /// counts as not holding. Most of the other side's moves are such, so
     /// the graph keeps about half its edges.
     targets: Vec<u32>,
-    /// Whether the graph follows one move of the other side's only
+    /// Which of the other side's moves the graph follows
     /// ([`ProofSearch::read_hold`](super::ProofSearch)).
-    pub(super) narrow: bool,
+    pub(super) follows: Follows,
     /// The positions, as the walk that builds the graph needs them.
     positions: GraphPositions,
     /// The positions expanded so far, in index order: the rest wait.
     expanded: u32,
+}
+
+/// Which of the other side's moves a hold's graph follows, at a position
+/// where it moves and none of its moves leads to a position the graph has
+/// already. Every move the search disproved is followed (one of them in a
+/// [`One`](Follows::One) graph); where the search disproved none (it is
+/// still at work below, as when it stalled), unsettled moves are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Follows {
+    /// One move: the first the search disproved, or else the unsettled one
+    /// nearest to a disproof. The smallest graph, for a table that several
+    /// searches filled.
+    One,
+    /// Every disproved move, or else every unsettled one: where play comes
+    /// to the search's frontier, the graph goes on over what the search
+    /// left open and may close over it by itself (on the small boards'
+    /// repair tests it closed with 14 repairs in all instead of 36).
+    Unsettled,
+    /// Every disproved move, or else the unsettled one nearest to a
+    /// disproof: a graph a fraction of [`Unsettled`](Follows::Unsettled)'s
+    /// size, read where that one outgrows its memory.
+    Nearest,
 }
 
 /// What a position's expansion found, for [`HoldGraph::set_moves`].
@@ -77,7 +99,7 @@ pub(super) struct Expanded {
 impl HoldGraph {
     /// A graph holding only `start`, with table key `key`, where `prover`
     /// is the side whose win the other side holds off.
-    pub(super) fn new(start: &Position, key: u64, prover: Color, narrow: bool) -> HoldGraph {
+    pub(super) fn new(start: &Position, key: u64, prover: Color, follows: Follows) -> HoldGraph {
         let mut graph = HoldGraph {
             index: GraphIndex::default(),
             out: Vec::new(),
@@ -87,7 +109,7 @@ impl HoldGraph {
             first: Vec::new(),
             count: Vec::new(),
             targets: Vec::new(),
-            narrow,
+            follows,
             positions: GraphPositions::new(start),
             expanded: 0,
         };
@@ -320,7 +342,7 @@ impl HoldGraph {
             first: Vec::new(),
             count: Vec::new(),
             targets: Vec::new(),
-            narrow: self.narrow,
+            follows: self.follows,
             positions: GraphPositions::Whole(VecDeque::new()),
             expanded: 0,
         }
@@ -491,7 +513,7 @@ mod tests {
         // (broken); 4 P -> a crossing that holds, not reached. The start
         // holds by going to 1 and back; 2 and 3 are out.
         let pos = Position::new(BoardSize::new(4, 4).unwrap(), Symmetry::Off);
-        let mut graph = HoldGraph::new(&pos, 10, Color::Black, false);
+        let mut graph = HoldGraph::new(&pos, 10, Color::Black, Follows::Nearest);
         let black_to_move = {
             let mut p = pos.clone();
             p.play_unchecked(p.legal_moves()[0]);

@@ -69,7 +69,7 @@ mod hold;
 pub mod known;
 mod table;
 
-use hold::{Expanded, GraphIndex, HELD, HoldGraph, LOST};
+use hold::{Expanded, Follows, GraphIndex, HELD, HoldGraph, LOST};
 
 use table::Table;
 pub use table::{SLOT_BYTES, entries_within};
@@ -1189,19 +1189,19 @@ impl<'a> ProofSearch<'a> {
     /// into it; positions the search never expanded are out, settled ones
     /// are in or out by the rules. Where the other side moves, only the
     /// moves the search disproved are followed (one holding move is
-    /// enough), or where it disproved none, the move nearest to a disproof
-    /// (a search that stalled is still at work there), which keeps the
-    /// graph a fraction of the table; a `narrow` graph follows only one of
-    /// them ([`other_sides_moves`](Self::other_sides_moves)). If the start
-    /// stays in, the other
-    /// side's moves inside the set are the hold (loops included: play that
-    /// goes on for ever is no win for the prover).
+    /// enough), or where it disproved none (a search that stalled is still
+    /// at work there), the unsettled ones, all of them or the one nearest
+    /// to a disproof ([`Follows`]), which keeps the graph a fraction of the
+    /// table; a narrow graph follows only one of them
+    /// ([`other_sides_moves`](Self::other_sides_moves)). If the start
+    /// stays in, the other side's moves inside the set are the hold (loops
+    /// included: play that goes on for ever is no win for the prover).
     ///
     /// This builds the graph and the set; `None` when stopped, or when the
     /// graph would take more memory than it may ([`ProofLimits::max_hold`];
     /// a position of the graph takes up to [`HOLD_POSITION_BYTES`]).
-    fn hold_graph(&self, narrow: bool) -> Option<HoldGraph> {
-        let mut graph = HoldGraph::new(&self.root, table_key(&self.root), self.prover, narrow);
+    fn hold_graph(&self, follows: Follows) -> Option<HoldGraph> {
+        let mut graph = HoldGraph::new(&self.root, table_key(&self.root), self.prover, follows);
         self.walk_graph(&mut graph)?;
         graph.settle();
         Some(graph)
@@ -1223,7 +1223,7 @@ impl<'a> ProofSearch<'a> {
                 return None;
             }
             let mut pos = graph.position(i)?.ok()?;
-            self.expand_in_graph(graph, i, &mut pos, &mut moves)?;
+            self.expand_in_graph(graph, i, &mut pos, &mut moves, true)?;
         }
         self.walk_graph(graph)?;
         graph.settle();
@@ -1240,7 +1240,7 @@ impl<'a> ProofSearch<'a> {
             if i % 4096 == 0 && self.interrupted() {
                 return None;
             }
-            self.expand_in_graph(graph, i, &mut pos, &mut moves)?;
+            self.expand_in_graph(graph, i, &mut pos, &mut moves, false)?;
         }
         Some(())
     }
@@ -1255,6 +1255,7 @@ impl<'a> ProofSearch<'a> {
         i: u32,
         pos: &mut Position,
         moves: &mut epaminondas_rules::MoveList,
+        again: bool,
     ) -> Option<()> {
         let most = self.limits.hold_positions().min(LOST as usize);
         self.hold_read.set(self.hold_read.get() + 1);
@@ -1262,9 +1263,13 @@ impl<'a> ProofSearch<'a> {
         pos.legal_moves_into(moves);
         // The other side needs one move that holds: only the children
         // the search disproved are taken in there; the prover's every
-        // unproven child is.
+        // unproven child is. A position of the other side's expanded again
+        // was out of the set: every move it has that the prover has not
+        // won is taken in, so that the graph may find the one that holds
+        // where the search did not (a repair of 5x4 off, White's search:
+        // 3 repairs instead of 6).
         let takes_in = |e: Entry| {
-            if prover_moves {
+            if prover_moves || again {
                 e.proof != 0
             } else {
                 e.numbers().disproof == 0 || e.looped()
@@ -1278,8 +1283,11 @@ impl<'a> ProofSearch<'a> {
         } else {
             self.other_sides_moves(pos, moves, &graph.index, takes_in)
         };
+        // With no such child at all, a graph that follows every unsettled
+        // move takes them all in.
+        let every_unsettled = nearest.is_some() && graph.follows == Follows::Unsettled;
         // A narrow graph follows one move of the other side's.
-        let only = (graph.narrow && !prover_moves).then(|| holding.or(nearest));
+        let only = (graph.follows == Follows::One && !prover_moves).then(|| holding.or(nearest));
         let from = graph.targets_len();
         let mut lost = false;
         for &mv in moves.iter() {
@@ -1300,7 +1308,13 @@ impl<'a> ProofSearch<'a> {
                     LOST
                 }
                 Ok(known) => known,
-                Err(key) if nearest == Some(mv) || self.table.get(key).is_some_and(takes_in) => {
+                Err(key)
+                    if nearest == Some(mv)
+                        || self
+                            .table
+                            .get(key)
+                            .is_some_and(|e| takes_in(e) || (every_unsettled && e.proof != 0)) =>
+                {
                     graph.insert(key, pos, self.prover, most)?
                 }
                 Err(_) => LOST,
@@ -1332,14 +1346,19 @@ impl<'a> ProofSearch<'a> {
     /// White's positions alone, over 21 million after three other moves'
     /// searches). Where the narrow graph does not close (a move followed
     /// rested on a loop that does not hold), the whole graph is read, as
-    /// the repair needs it. `None` when stopped or too large.
+    /// the repair needs it, following every unsettled move where the other
+    /// side has no disproved one, or, where that graph outgrows its memory,
+    /// the nearest only. `None` when stopped or too large.
     fn read_hold(&self) -> Option<HoldGraph> {
-        let narrow = self.hold_graph(true)?;
+        let narrow = self.hold_graph(Follows::One)?;
         if !narrow.start_out() {
             return Some(narrow);
         }
         drop(narrow);
-        self.hold_graph(false)
+        match self.hold_graph(Follows::Unsettled) {
+            None if !self.interrupted() => self.hold_graph(Follows::Nearest),
+            graph => graph,
+        }
     }
 
     /// In a hold's graph, at a position `pos` where the other side moves,
@@ -2108,8 +2127,8 @@ mod tests {
         shared.run_from(&pos);
         assert_eq!(shared.verdict(), Verdict::NoWinFound);
         // Measured: 68,371 positions narrow, 375,015 wide.
-        let narrow = shared.hold_graph(true).unwrap();
-        let wide = shared.hold_graph(false).unwrap();
+        let narrow = shared.hold_graph(Follows::One).unwrap();
+        let wide = shared.hold_graph(Follows::Nearest).unwrap();
         assert!(!narrow.out[0] && !wide.out[0]);
         let (narrow, wide) = (narrow.index.len(), wide.index.len());
         assert!(narrow * 4 < wide, "{narrow} narrow, {wide} wide");
@@ -2306,11 +2325,14 @@ mod tests {
         // Black's hold read from the table does not close, so from then on
         // a disproof resting on a return to the path is taken for every
         // path and the search starts again from what is settled; it ends
-        // after 531,861 nodes and six repairs where such a disproof did
-        // not hold (the first reads the hold's graph, the others bring it
-        // up to date: a fresh read each time took three, 539,986 nodes),
-        // and its proof, walked from the last graph brought up to date, is
-        // checked as any other.
+        // after 532,301 nodes and two repairs where such a disproof did
+        // not hold (the first reads the hold's graph, the second brings it
+        // up to date; with graphs that followed only the unsettled move
+        // nearest to a disproof where Black had no disproved one, and did
+        // not take in every move of a Black position out of the set when
+        // it was expanded again, it took six, 531,861 nodes), and its
+        // proof, walked from the last graph brought up to date, is checked
+        // as any other.
         let stop = AtomicBool::new(false);
         let pos = start(4, 4).with_symmetry(Symmetry::Off);
         let limits = ProofLimits {
@@ -2355,13 +2377,46 @@ mod tests {
         assert!(reads[1..].iter().all(|(_, again)| again.is_none()));
         // Each repair was reported with the disproofs it forgot.
         let repaired = repaired.into_inner();
-        assert_eq!(repaired.len(), 6);
+        assert_eq!(repaired.len(), 2);
         // with the hold it read: the positions out of its set include
         // those disproved, which were forgotten.
         assert!(repaired.iter().all(|r| r.forgotten > 0
             && !r.hold.closes
             && r.forgotten <= r.hold.out
             && r.hold.out < r.hold.positions));
+    }
+
+    #[test]
+    fn a_hold_goes_on_over_unsettled_moves_and_falls_back_to_the_nearest() {
+        // 4x4 off, White's search stopped early: much of the table is
+        // unsettled, and where Black has no disproved move a graph that
+        // follows every unsettled one is larger than one that follows the
+        // nearest to a disproof. Given room for the smaller only, reading
+        // the hold falls back to it instead of giving up.
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 4).with_symmetry(Symmetry::Off);
+        let limits = ProofLimits {
+            max_nodes: Some(20_000),
+            ..ProofLimits::default()
+        };
+        let mut found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
+        assert_eq!(found.verdict(), Verdict::Stopped);
+        found.set_max_nodes(None);
+        let narrow = found.hold_graph(Follows::One).unwrap();
+        assert!(narrow.start_out(), "a stopped search's narrow hold closed");
+        let nearest = found.hold_graph(Follows::Nearest).unwrap().len();
+        let unsettled = found.hold_graph(Follows::Unsettled).unwrap().len();
+        assert!(
+            nearest < unsettled,
+            "{nearest} nearest, {unsettled} unsettled"
+        );
+        assert_eq!(found.read_hold().unwrap().follows, Follows::Unsettled);
+        found.limits.max_hold = Some(nearest);
+        assert!(found.hold_graph(Follows::Unsettled).is_none());
+        let read = found.read_hold().unwrap();
+        assert_eq!((read.follows, read.len()), (Follows::Nearest, nearest));
+        found.limits.max_hold = Some(nearest - 1);
+        assert!(found.read_hold().is_none());
     }
 
     #[test]
