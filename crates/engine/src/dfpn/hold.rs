@@ -83,8 +83,8 @@ pub(super) enum Follows {
     /// repair tests it closed with 14 repairs in all instead of 36).
     Unsettled,
     /// Every disproved move, or else the unsettled one nearest to a
-    /// disproof: a graph a fraction of [`Unsettled`](Follows::Unsettled)'s
-    /// size, read where that one outgrows its memory.
+    /// disproof: a smaller graph than [`Unsettled`](Follows::Unsettled)'s,
+    /// read where that one outgrows its memory.
     Nearest,
 }
 
