@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use crate::output::{Failure, Outcome, outln};
 use epaminondas_engine::dfpn::{
-    HoldRead, ProofLimits, ProofProgress, ProofSearch, StartNumbers, Verdict, entries_within,
-    hold_positions_within, table_key, with_large_stack,
+    HoldReach, HoldRead, ProofLimits, ProofProgress, ProofSearch, StartNumbers, Verdict,
+    entries_within, hold_positions_within, table_key, with_large_stack,
 };
 use epaminondas_rules::proof::{self, Claim, ProofHeader};
 use epaminondas_rules::{Color, Move, Position};
@@ -261,8 +261,9 @@ fn out_from(read: &HoldRead) -> String {
     )
 }
 
-/// The memory a search may take (`--memory`, `--hold-memory`), and how its
-/// new positions start (`--start-numbers`).
+/// The memory a search may take (`--memory`, `--hold-memory`), how its
+/// new positions start (`--start-numbers`) and how far a hold's graph
+/// reaches (`--hold-reach`).
 #[derive(Clone, Copy, Debug)]
 pub struct SearchMemory {
     /// The table's, in MiB.
@@ -272,6 +273,9 @@ pub struct SearchMemory {
     pub hold_mib: Option<u64>,
     /// The numbers a new position starts with.
     pub start: StartNumbers,
+    /// Which of the other side's moves a hold's whole graph follows
+    /// (`--hold-reach`).
+    pub hold_reach: HoldReach,
 }
 
 impl SearchMemory {
@@ -285,6 +289,7 @@ impl SearchMemory {
                 .map(|mib| hold_positions_within(mib.saturating_mul(1 << 20))),
             deadline: None,
             start: self.start,
+            hold_reach: self.hold_reach,
             ..ProofLimits::default()
         }
     }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::output::{Failure, Outcome, outln};
 use clap::Args;
-use epaminondas_engine::dfpn::StartNumbers;
+use epaminondas_engine::dfpn::{HoldReach, StartNumbers};
 use epaminondas_engine::solver::{Solution, solve_with_progress};
 use epaminondas_rules::{BoardSize, Color, Position, Symmetry, Variant};
 
@@ -130,6 +130,14 @@ pub struct SolveArgs {
     #[arg(long, requires = "full", value_name = "MIB",
           value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     hold_memory: Option<u64>,
+    /// With --full: which of the other side's moves the graph read to
+    /// prove its hold follows where the search disproved none of them:
+    /// `unsettled`, the default, every move the search has not settled
+    /// (the nearest only where that outgrows --hold-memory), or `nearest`,
+    /// only the one nearest to a disproof, a smaller graph that may take
+    /// more repairs (White's hold on 6x4 off closed with it).
+    #[arg(long, requires = "full", value_name = "MOVES", value_parser = hold_reach)]
+    hold_reach: Option<HoldReach>,
     /// With --full: look only for this side's forced win (white or black),
     /// not for both sides' in turn; without one, the proof is that the
     /// other side holds. With --moves: after each move, the engine's best
@@ -179,6 +187,14 @@ fn start_numbers(s: &str) -> Result<StartNumbers, String> {
     }
 }
 
+fn hold_reach(s: &str) -> Result<HoldReach, String> {
+    match s.trim() {
+        "unsettled" => Ok(HoldReach::Unsettled),
+        "nearest" => Ok(HoldReach::Nearest),
+        _ => Err(format!("'{s}' is neither unsettled nor nearest")),
+    }
+}
+
 fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 1e7 => Ok(v),
@@ -199,6 +215,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
             ("--moves", args.moves),
             ("--side", args.side.is_some()),
             ("--hold-memory", args.hold_memory.is_some()),
+            ("--hold-reach", args.hold_reach.is_some()),
             ("--start-numbers", args.start_numbers.is_some()),
             ("--checkpoint", args.checkpoint.is_some()),
             ("--nodes", args.nodes.is_some()),
@@ -226,6 +243,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         table_mib: args.memory,
         hold_mib: args.hold_memory,
         start: args.start_numbers.unwrap_or_default(),
+        hold_reach: args.hold_reach.unwrap_or_default(),
     };
     if args.full && args.moves {
         if args.checkpoint.is_some() {

@@ -43,6 +43,24 @@ fn proves_neither(args: &[&str], file: &str) -> String {
     text
 }
 
+/// `solve --full` from the start of 4x4 without the symmetry rule: a
+/// board where neither side can force a win, decided in seconds.
+const OFF_4X4_FULL: [&str; 6] = ["solve", "--board", "4x4", "--symmetry", "off", "--full"];
+
+/// `solve --full` on 4x4 off with `extra` options proves, with a proof
+/// that checks, that neither side can force a win; returns the check's
+/// report.
+fn proves_neither_on_4x4_off(extra: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("4x4-off.proof");
+    let checked = proves_neither(&[&OFF_4X4_FULL[..], extra].concat(), file.to_str().unwrap());
+    assert!(
+        checked.contains("so neither side can force a win"),
+        "{checked}"
+    );
+    checked
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -1429,16 +1447,7 @@ fn solve_full_goes_on_from_a_checkpoint() {
 /// default (an eighth of the table) it is, and the proof checks.
 #[test]
 fn solve_full_says_when_the_hold_memory_is_too_small() {
-    let args = [
-        "solve",
-        "--board",
-        "4x4",
-        "--symmetry",
-        "off",
-        "--full",
-        "--side",
-        "white",
-    ];
+    let args = [&OFF_4X4_FULL[..], &["--side", "white"]].concat();
     let out = run(&[&args[..], &["--hold-memory", "1"]].concat());
     let err = stderr(&out);
     assert!(
@@ -1469,28 +1478,9 @@ fn solve_full_says_when_the_hold_memory_is_too_small() {
 /// mirror still White's; a wrong value or one without --full is refused.
 #[test]
 fn solve_full_from_the_evaluations_numbers_finds_the_same_values() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("4x4-off.proof");
-    let path = file.to_str().unwrap();
-    let args = [
-        "solve",
-        "--board",
-        "4x4",
-        "--symmetry",
-        "off",
-        "--full",
-        "--start-numbers",
-        "eval",
-        "--memory",
-        "64",
-    ];
-    let checked = proves_neither(&args, path);
+    let checked = proves_neither_on_4x4_off(&["--start-numbers", "eval", "--memory", "64"]);
     assert!(
         checked.starts_with("proof checked: white cannot force a win (black holds)"),
-        "{checked}"
-    );
-    assert!(
-        checked.contains("so neither side can force a win"),
         "{checked}"
     );
     let out = run(&[
@@ -1525,6 +1515,23 @@ fn solve_full_from_the_evaluations_numbers_finds_the_same_values() {
     refused(
         &["solve", "--board", "4x4", "5", "--start-numbers", "eval"],
         "--start-numbers works with --full only",
+    );
+}
+
+/// `--hold-reach nearest` reads the smaller hold graphs (the other side's
+/// nearest move only where the search disproved none): 4x4 off, whose
+/// searches are repaired, is still "neither", both holds checked; a wrong
+/// value or one without --full is refused.
+#[test]
+fn solve_full_with_the_nearest_hold_reach_finds_the_same_value() {
+    proves_neither_on_4x4_off(&["--hold-reach", "nearest", "--memory", "64"]);
+    refused(
+        &["solve", "--board", "4x4", "--full", "--hold-reach", "all"],
+        "'all' is neither unsettled nor nearest",
+    );
+    refused(
+        &["solve", "--board", "4x4", "5", "--hold-reach", "nearest"],
+        "--hold-reach works with --full only",
     );
 }
 

@@ -358,6 +358,24 @@ pub struct ProofLimits {
     /// side's hold does not close, is repaired and run again ([`REPAIRS`]
     /// by default; the engine's own search during a game takes fewer).
     pub repairs: u32,
+    /// Which of the other side's moves the whole hold graph follows where
+    /// the search disproved none of them.
+    pub hold_reach: HoldReach,
+}
+
+/// Which of the other side's moves a hold's whole graph (the one a repair
+/// reads, see `read_hold`) follows at a position where the search
+/// disproved none of them: the search was still at work below it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HoldReach {
+    /// Every move the search has not settled, so that the graph goes on
+    /// past the search's frontier; where that graph outgrows its memory,
+    /// the nearest only. In the repair harness it took the fewest repairs.
+    #[default]
+    Unsettled,
+    /// Only the move nearest to a disproof (the smallest disproof number):
+    /// a smaller graph. The one White's hold on 6x4 off closed with.
+    Nearest,
 }
 
 /// The proof and disproof numbers a node starts with, before it is
@@ -448,6 +466,7 @@ impl Default for ProofLimits {
             collect: true,
             start: StartNumbers::default(),
             repairs: REPAIRS,
+            hold_reach: HoldReach::default(),
         }
     }
 }
@@ -1348,16 +1367,20 @@ impl<'a> ProofSearch<'a> {
     /// rested on a loop that does not hold), the whole graph is read, as
     /// the repair needs it, following every unsettled move where the other
     /// side has no disproved one, or, where that graph outgrows its memory,
-    /// the nearest only. `None` when stopped or too large.
+    /// the nearest only (with [`HoldReach::Nearest`], the nearest only
+    /// from the start). `None` when stopped or too large.
     fn read_hold(&self) -> Option<HoldGraph> {
         let narrow = self.hold_graph(Follows::One)?;
         if !narrow.start_out() {
             return Some(narrow);
         }
         drop(narrow);
-        match self.hold_graph(Follows::Unsettled) {
-            None if !self.interrupted() => self.hold_graph(Follows::Nearest),
-            graph => graph,
+        match self.limits.hold_reach {
+            HoldReach::Unsettled => match self.hold_graph(Follows::Unsettled) {
+                None if !self.interrupted() => self.hold_graph(Follows::Nearest),
+                graph => graph,
+            },
+            HoldReach::Nearest => self.hold_graph(Follows::Nearest),
         }
     }
 
@@ -2411,6 +2434,11 @@ mod tests {
             "{nearest} nearest, {unsettled} unsettled"
         );
         assert_eq!(found.read_hold().unwrap().follows, Follows::Unsettled);
+        // Asked for the nearest only, it reads that graph with room for more.
+        found.limits.hold_reach = HoldReach::Nearest;
+        let read = found.read_hold().unwrap();
+        assert_eq!((read.follows, read.len()), (Follows::Nearest, nearest));
+        found.limits.hold_reach = HoldReach::Unsettled;
         found.limits.max_hold = Some(nearest);
         assert!(found.hold_graph(Follows::Unsettled).is_none());
         let read = found.read_hold().unwrap();
