@@ -519,21 +519,28 @@ async fn the_correspondence_endpoints_refuse_strangers_floods_and_huge_input(
             None,
         )
         .await;
-    for (lines, refused) in [
-        (10, StatusCode::PAYLOAD_TOO_LARGE),
-        (3, StatusCode::BAD_REQUEST),
-    ] {
-        let huge = vec!["a1-a2 ".repeat(2_000); lines];
-        let (status, body) = server
-            .call(
-                "PUT",
-                &conditional,
-                Some(&alice.token),
-                Some(json!({"lines": huge})),
-            )
-            .await;
-        assert_eq!(status, refused, "{body}");
-    }
+    // Ten lines of 12,000 bytes are refused by their announced size.
+    let huge = json!({"lines": vec!["a1-a2 ".repeat(2_000); 10]});
+    let (status, body) = server
+        .announce(
+            "PUT",
+            &conditional,
+            Some(&alice.token),
+            huge.to_string().len(),
+        )
+        .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+    assert_eq!(body["code"], "too_large", "{body}");
+    // Three such lines fit the body limit but not the lines' own limits.
+    let (status, body) = server
+        .call(
+            "PUT",
+            &conditional,
+            Some(&alice.token),
+            Some(json!({"lines": vec!["a1-a2 ".repeat(2_000); 3]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let (status, _) = server
         .call(
             "POST",

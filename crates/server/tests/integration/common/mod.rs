@@ -226,6 +226,51 @@ impl TestServer {
         (status, value)
     }
 
+    /// Sends only the head of a JSON request announcing a body of `length`
+    /// bytes, and returns the status and JSON body of the reply.
+    ///
+    /// This is how an over-large request is tested: the server must refuse
+    /// it by its announced size, before reading it. Sending the body too
+    /// would race the server closing the connection on an unread body (the
+    /// client may see the connection reset instead of the reply).
+    pub async fn announce(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        length: usize,
+    ) -> (StatusCode, Value) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let host = self.base.trim_start_matches("http://");
+        let mut stream = tokio::net::TcpStream::connect(host).await.expect("connect");
+        let authorization = token
+            .map(|token| format!("authorization: Bearer {token}\r\n"))
+            .unwrap_or_default();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nhost: {host}\r\n{authorization}\
+             content-type: application/json\r\ncontent-length: {length}\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).await.expect("head");
+        let mut reply = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while !whole_reply(&reply) {
+            match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer)).await {
+                Ok(Ok(n)) if n > 0 => reply.extend_from_slice(&buffer[..n]),
+                _ => break,
+            }
+        }
+        let reply = String::from_utf8_lossy(&reply).into_owned();
+        let status = reply
+            .strip_prefix("HTTP/1.1 ")
+            .and_then(|rest| rest.get(..3))
+            .and_then(|code| code.parse::<u16>().ok())
+            .and_then(|code| StatusCode::from_u16(code).ok())
+            .unwrap_or_else(|| panic!("no status line in the reply: {reply:?}"));
+        let body = reply.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+        let value = serde_json::from_str(body).unwrap_or(Value::String(reply.clone()));
+        (status, value)
+    }
+
     /// Sends a pbmserv command; returns the status and the reply.
     pub async fn pbm(&self, line: &str) -> (StatusCode, String) {
         let response = self
@@ -435,4 +480,18 @@ macro_rules! on_both {
             )*
         }
     };
+}
+
+/// Whether `reply` holds a whole HTTP response: its head and as many body
+/// bytes as its `content-length` says.
+fn whole_reply(reply: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(reply);
+    let Some((head, body)) = text.split_once("\r\n\r\n") else {
+        return false;
+    };
+    head.lines()
+        .filter_map(|line| line.split_once(':'))
+        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, value)| value.trim().parse::<usize>().ok())
+        .is_some_and(|length| body.len() >= length)
 }
