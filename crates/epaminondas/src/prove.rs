@@ -4,7 +4,7 @@
 mod checkpoint;
 mod side;
 
-pub use side::{SplitShape, solve_moves_for_side};
+pub use side::{SideFiles, SplitShape, solve_moves_for_side};
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;

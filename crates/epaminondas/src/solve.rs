@@ -108,6 +108,13 @@ pub struct SolveArgs {
     /// goes straight on splitting them.
     #[arg(long, requires = "moves", value_name = "FILE")]
     known: Option<std::path::PathBuf>,
+    /// With --moves --side: take the positions this proof file proves
+    /// (written by `solve --full --proof`, a position searched whole on its
+    /// own) as decided, with their proofs: they are not searched again, and
+    /// with --proof their proofs are joined into the one written. Each file
+    /// is checked with the rules first. May be given more than once.
+    #[arg(long = "use-proof", requires = "moves", value_name = "FILE")]
+    use_proof: Vec<PathBuf>,
     /// With --full: the most memory the search's table may take, in MiB
     /// (16 bytes a slot, four fifths of them usable, and a sixteenth more
     /// while it grows: 4096 MiB hold 202 million positions, 12000 MiB 592
@@ -266,13 +273,17 @@ pub fn run(args: &SolveArgs) -> Outcome {
                     threads: args.threads.unwrap_or(1) as usize,
                 },
                 limits,
-                args.proof.as_deref(),
-                args.known.as_deref(),
+                crate::prove::SideFiles {
+                    proof: args.proof.as_deref(),
+                    known: args.known.as_deref(),
+                    given: &args.use_proof,
+                },
                 stop,
             );
         }
         for (flag, given) in [
             ("--known", args.known.is_some()),
+            ("--use-proof", !args.use_proof.is_empty()),
             ("--split", args.split.is_some()),
             ("--threads", args.threads.is_some()),
             ("--deepen", args.deepen.is_some()),

@@ -544,6 +544,120 @@ fn solve_keeps_the_values_found_in_a_file_for_the_next_run() {
 }
 
 #[test]
+fn solve_takes_the_positions_proven_by_the_proofs_given() {
+    // 4x5: White's winning first move a1,b2-d4 needs more than 100,000
+    // nodes (see the test of --deepen). Proven whole on its own, its proof
+    // decides it for the run move by move, and goes into the proof written.
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let (given, joined, spoilt, other) = (
+        path("after.proof"),
+        path("4x5.proof"),
+        path("spoilt.proof"),
+        path("4x4.proof"),
+    );
+    let mut after: epaminondas_rules::Position = "bbbb/bbbb/4/wwww/wwww w".parse().unwrap();
+    let mv = after.parse_move("a1,b2-d4").unwrap();
+    after.play(mv).unwrap();
+    let after = after.to_string();
+    let out = run(&[
+        "solve",
+        "--position",
+        &after,
+        "--full",
+        "--side",
+        "white",
+        "--memory",
+        "64",
+        "--proof",
+        &given,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = solve_4x5_moves(
+        "white",
+        "100000",
+        &["--use-proof", &given, "--proof", &joined],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("a1,b2-d4:1 ") && l.ends_with(", as a proof given proves)")),
+        "{text}"
+    );
+    assert!(text.contains("white wins: a1,b2-d4:1 wins"), "{text}");
+    assert!(
+        stderr(&out).contains("after.proof: 1 proof checked and taken ("),
+        "{}",
+        stderr(&out)
+    );
+    let checked = verified(&joined);
+    assert!(
+        checked.starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),
+        "{checked}"
+    );
+    // For Black's side the same proof says that Black cannot win after
+    // a1,b2-d4: White's win is also its hold.
+    let out = solve_4x5_moves(
+        "black",
+        "100000",
+        &["--use-proof", &given, "--proof", &joined],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("black cannot force a win: after a1,b2-d4:1, white holds"),
+        "{}",
+        stdout(&out)
+    );
+    let checked = verified(&joined);
+    assert!(
+        checked.starts_with(
+            "proof checked: black cannot force a win (white holds) from bbbb/bbbb/4/wwww/wwww w "
+        ),
+        "{checked}"
+    );
+    // A proof that does not check is refused before any search, with its
+    // reason; so is one of another board.
+    let text = std::fs::read_to_string(&given).unwrap();
+    let steps: Vec<&str> = text.lines().skip(6).collect();
+    let (at, _) = steps[0].rsplit_once(' ').unwrap();
+    let wrong = text.replacen(steps[0], &format!("{at} a1-a2"), 1);
+    std::fs::write(&spoilt, wrong).unwrap();
+    let out = solve_4x5_moves("white", "100000", &["--use-proof", &spoilt]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("spoilt.proof is not a proof that checks: "),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&[
+        "solve", "--board", "4x4", "--full", "--side", "white", "--memory", "64", "--proof", &other,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = solve_4x5_moves("white", "100000", &["--use-proof", &other]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "4x4.proof: a proof of epaminondas 4x4 symmetry mirror, not of this run's epaminondas 4x5 symmetry mirror"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    refused(
+        &[
+            "solve",
+            "--board",
+            "4x5",
+            "--full",
+            "--moves",
+            "--use-proof",
+            &given,
+        ],
+        "--use-proof works with --side only",
+    );
+}
+
+#[test]
 fn solve_side_by_side_takes_the_value_of_a_position_met_before() {
     // 4x4 split three plies deep: b1,c2-d3:1 c4,b3-a2:1 c1,b2-a3:1 is the
     // position after b1,c2-d3:1 b4,c3-d2:1 ... reached another way, or its

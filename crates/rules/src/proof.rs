@@ -295,20 +295,43 @@ fn read_header<'t>(
     })
 }
 
-/// Checks a proof file's text with the rules alone: every proof in it, in
-/// order.
-pub fn check(text: &str) -> Result<Vec<CheckedProof>, ProofError> {
+/// One step line of a proof file, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepLine<'t> {
+    /// The line's number, counting from 1.
+    pub line: usize,
+    /// The position's text (the claim's player to move).
+    pub position: &'t str,
+    /// The player's move there, as written.
+    pub mv: &'t str,
+}
+
+/// One proof of a file as written: its header and its step lines in the
+/// file's order. Read by [`read`], which checks the format only; what the
+/// steps prove is [`check`]'s to say.
+#[derive(Clone, Debug)]
+pub struct ProofText<'t> {
+    /// The proof's header.
+    pub header: ProofHeader,
+    /// Its step lines.
+    pub steps: Vec<StepLine<'t>>,
+}
+
+/// Reads a proof file's text into its proofs, in order, checking the
+/// format (the headers, the step lines' shape and number) but not the
+/// strategy: for a program that takes proofs apart or joins them, after
+/// [`check`] has accepted them.
+pub fn read(text: &str) -> Result<Vec<ProofText<'_>>, ProofError> {
     let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, line)| (i + 1, line.trim_end()))
         .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
         .peekable();
-    let mut checked = Vec::new();
+    let mut proofs = Vec::new();
     while lines.peek().is_some() {
         let header = read_header(&mut lines)?;
-        // Position text -> (line, move text), up to the next proof.
-        let mut steps: HashMap<&str, (usize, &str)> = HashMap::new();
+        let mut steps = Vec::new();
         while let Some(&(number, line)) = lines.peek() {
             if line == MAGIC {
                 break;
@@ -318,12 +341,11 @@ pub fn check(text: &str) -> Result<Vec<CheckedProof>, ProofError> {
                 .rsplit_once(' ')
                 .filter(|(position, _)| position.contains(' '))
                 .ok_or_else(|| format_error(number, "a position's text, a space and a move"))?;
-            if steps.insert(position, (number, mv)).is_some() {
-                return Err(ProofError::DuplicateStep {
-                    position: crate::excerpt(position),
-                    line: number,
-                });
-            }
+            steps.push(StepLine {
+                line: number,
+                position,
+                mv,
+            });
         }
         if steps.len() as u64 != header.steps {
             return Err(format_error(
@@ -335,6 +357,33 @@ pub fn check(text: &str) -> Result<Vec<CheckedProof>, ProofError> {
                 ),
             ));
         }
+        proofs.push(ProofText { header, steps });
+    }
+    if proofs.is_empty() {
+        return Err(ProofError::Empty);
+    }
+    Ok(proofs)
+}
+
+/// Checks a proof file's text with the rules alone: every proof in it, in
+/// order.
+pub fn check(text: &str) -> Result<Vec<CheckedProof>, ProofError> {
+    let mut checked = Vec::new();
+    for ProofText {
+        header,
+        steps: lines,
+    } in read(text)?
+    {
+        // Position text -> (line, move text).
+        let mut steps: Steps<'_> = HashMap::with_capacity(lines.len());
+        for step in lines {
+            if steps.insert(step.position, (step.line, step.mv)).is_some() {
+                return Err(ProofError::DuplicateStep {
+                    position: crate::excerpt(step.position),
+                    line: step.line,
+                });
+            }
+        }
         let positions = match header.claim {
             Claim::Wins(winner) => check_win(&header.start, winner, &steps)?,
             Claim::Holds(holder) => check_hold(&header.start, holder, &steps)?,
@@ -344,9 +393,6 @@ pub fn check(text: &str) -> Result<Vec<CheckedProof>, ProofError> {
             unused_steps: header.steps - positions,
             header,
         });
-    }
-    if checked.is_empty() {
-        return Err(ProofError::Empty);
     }
     Ok(checked)
 }
@@ -504,6 +550,31 @@ mod tests {
         assert_eq!(checked[0].positions, 1);
         assert_eq!(checked[0].unused_steps, 0);
         assert_eq!(checked[0].header.claim, Claim::Wins(Color::White));
+    }
+
+    #[test]
+    fn read_gives_each_proof_with_its_step_lines_unchecked() {
+        // Two proofs one after the other, a comment between; the second's
+        // step does not win, which only `check` says.
+        let text = format!(
+            "{}# a comment\n{}",
+            proof("4/b3/w3/w3 w", "wins white", &["4/b3/w3/w3 w a1,a2-a3"]),
+            proof("4/b3/w3/w3 w", "holds black", &["4/b3/w3/w3 w a1-a2"])
+        );
+        let proofs = read(&text).unwrap();
+        assert_eq!(proofs.len(), 2);
+        assert_eq!(
+            proofs[0].steps,
+            vec![StepLine {
+                line: 7,
+                position: "4/b3/w3/w3 w",
+                mv: "a1,a2-a3",
+            }]
+        );
+        assert_eq!(proofs[1].header.claim, Claim::Holds(Color::Black));
+        assert_eq!(proofs[1].steps[0].line, 15);
+        assert!(check(&text).is_err());
+        assert_eq!(read("").unwrap_err(), ProofError::Empty);
     }
 
     #[test]

@@ -10,10 +10,11 @@
 //! the one move that matters (as 5x4 `off` needed), and the other moves are
 //! never searched.
 
+mod given;
 mod known;
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -29,6 +30,7 @@ use super::{
     with_first,
 };
 use crate::output::{Failure, Outcome, outln};
+use given::GivenProofs;
 use known::KnownFile;
 
 /// Nodes of the engine's search of each position after a first move, to
@@ -38,6 +40,9 @@ const ORDER_NODES: u64 = 100_000;
 
 /// How a value taken from [`Splitter::met`] is noted.
 const MET_BEFORE: &str = ", as found before for it or its reflection";
+
+/// How a value taken from a proof given with `--use-proof` is noted.
+const GIVEN: &str = ", as a proof given proves";
 
 /// How many of the lines a pass left open it lists.
 const OPEN_LINES_SHOWN: usize = 24;
@@ -60,26 +65,44 @@ pub struct SplitShape {
     pub threads: usize,
 }
 
+/// The files a run of [`solve_moves_for_side`] reads and writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideFiles<'p> {
+    /// Where the proof of the answer is written (`--proof`).
+    pub proof: Option<&'p Path>,
+    /// The file of values kept from run to run (`--known`).
+    pub known: Option<&'p Path>,
+    /// Proofs of positions below the start, taken as decided with their
+    /// strategies (`--use-proof`).
+    pub given: &'p [PathBuf],
+}
+
 /// Runs `epaminondas solve --full --moves --side SIDE [--split PLIES]
 /// [--deepen PLIES]`: whether `side` can force a win from `pos`, decided
 /// move by move (see the module's notes) as `shape` says: one search kept
 /// through all the positions searched, each within `limits`, or several
 /// side by side; a position of the last ply left undecided is split one
-/// ply further, while `shape.deepen` allows. With `proof_path`, writes the
-/// proof of the answer. With `known_path`, the values found are kept in
+/// ply further, while `shape.deepen` allows. With `files.proof`, writes the
+/// proof of the answer. With `files.known`, the values found are kept in
 /// that file, and those it holds from runs before are taken (see
-/// [`known`]).
+/// [`known`]). The positions the proofs `files.given` start from take
+/// their values and strategies from them (see [`given`]).
 pub fn solve_moves_for_side(
     pos: &Position,
     side: Color,
     shape: SplitShape,
     limits: MovesLimits,
-    proof_path: Option<&Path>,
-    known_path: Option<&Path>,
+    files: SideFiles<'_>,
     stop: &AtomicBool,
 ) -> Outcome {
+    let SideFiles {
+        proof: proof_path,
+        known: known_path,
+        given,
+    } = files;
     let mover = pos.turn();
     let (moves, _) = first_moves(pos)?;
+    let given = GivenProofs::read(given, pos, side)?;
     let (known_file, known_values) = match known_path {
         Some(path) => {
             let (file, values) = KnownFile::open(path, pos, side, &limits)?;
@@ -111,10 +134,12 @@ pub fn solve_moves_for_side(
             scores: HashMap::new(),
             known_file,
             known_failure: None,
+            given,
         };
         if let Some(path) = known_path {
             split.take_known(known_values, path);
         }
+        split.take_given();
         let found = split.passes(pos, shape, keep_proofs);
         (found, split.known_failure)
     });
@@ -207,6 +232,9 @@ struct Splitter<'a> {
     known_file: Option<KnownFile>,
     /// Why writing to it failed, once it did: the run stops, and says so.
     known_failure: Option<Failure>,
+    /// The proofs given (`--use-proof`): the positions they start from are
+    /// not searched, even for the proof.
+    given: GivenProofs,
 }
 
 /// A position's moves, to be searched after: the positions after them,
@@ -370,6 +398,9 @@ impl Splitter<'_> {
         // A position of the last ply is searched alone (its parent splits
         // it further, if at all).
         let reach = if plies == 0 { 0 } else { plies + deepen };
+        if let Some(found) = self.given(pos, line) {
+            return found;
+        }
         if let Some(value) = self.known(key, reach).filter(|_| !line.is_empty()) {
             self.print(line, value, MET_BEFORE);
             return Found {
@@ -391,6 +422,36 @@ impl Splitter<'_> {
         let &(value, searched) = self.met.get(&key)?;
         let decided = !value.is_open();
         ((decided && !self.keep_proofs) || (!decided && searched >= reach)).then_some(value)
+    }
+
+    /// The value of `pos`, reached by `line`, from a proof given for it
+    /// (with the proof, when proofs are read); printed as such.
+    fn given(&self, pos: &Position, line: &[Move]) -> Option<Found> {
+        if line.is_empty() {
+            return None;
+        }
+        let (value, strategy) = self.given.get(pos)?;
+        self.print(line, value, GIVEN);
+        Some(Found {
+            value,
+            decided_by: None,
+            below: Vec::new(),
+            strategy: self.keep_proofs.then(|| strategy.clone()),
+        })
+    }
+
+    /// Takes the values of the proofs given into [`Splitter::met`], so
+    /// that the moves to their positions are ordered first where they
+    /// decide.
+    fn take_given(&mut self) {
+        let values: Vec<(u64, SideValue)> = self
+            .given
+            .values()
+            .map(|(start, value)| (table_key(start), value))
+            .collect();
+        for (key, value) in values {
+            self.note(key, value, 0);
+        }
     }
 
     /// Records the `value` found for `pos` (whose table key is `key`),
@@ -666,6 +727,17 @@ impl Splitter<'_> {
                 continue;
             }
             first_with_key.insert(here.keys[i], i);
+            line.push(here.moves[i]);
+            let given = self.given(&here.afters[i], line);
+            line.pop();
+            if let Some(given) = given {
+                let value = given.value;
+                found.push((i, value, given.strategy));
+                if value == here.decisive {
+                    return (found, Some(i));
+                }
+                continue;
+            }
             // A position met before in another line is not searched again.
             let Some(value) = self.known(here.keys[i], 0) else {
                 queue.push(i);
