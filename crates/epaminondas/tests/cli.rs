@@ -643,6 +643,21 @@ fn solve_takes_the_positions_proven_by_the_proofs_given() {
         "{}",
         stderr(&out)
     );
+    // White's hold says nothing of White's win.
+    let holds = path("holds.proof");
+    let out = run(&[
+        "solve", "--board", "4x5", "--full", "--side", "black", "--memory", "64", "--proof", &holds,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = solve_4x5_moves("white", "100000", &["--use-proof", &holds]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "holds.proof: its proofs are that white holds, which says nothing of white's win"
+        ),
+        "{}",
+        stderr(&out)
+    );
     refused(
         &[
             "solve",

@@ -27,9 +27,11 @@ pub(super) struct GivenProofs {
 impl GivenProofs {
     /// Reads and checks the proof files at `paths` for a run looking for
     /// `side`'s win from `pos` (whose variant, symmetry option and board
-    /// they must be of). A proof must say something of `side`'s win: that
-    /// it wins, or that the other side holds or wins. Of two proofs from
-    /// the same position, the first is kept.
+    /// they must be of). A proof serves when it says something of `side`'s
+    /// win: that it wins, or that the other side holds or wins; one that
+    /// `side` holds is passed over (a file proving that neither side can
+    /// win holds both), and a file with none that serves is refused. Of
+    /// two proofs from the same position, the first is kept.
     pub fn read(paths: &[impl AsRef<Path>], pos: &Position, side: Color) -> Result<Self, Failure> {
         let mut given = GivenProofs::default();
         for path in paths {
@@ -42,10 +44,14 @@ impl GivenProofs {
                 .map_err(|e| Failure::Input(format!("{shown} is not a proof that checks: {e}")))?;
             let proofs = proof::read(&text)
                 .map_err(|e| Failure::Input(format!("{shown} is not a proof file: {e}")))?;
-            let total = proofs.len();
+            let mut total = 0;
             for found in proofs {
-                let value = value_for(&found, pos, side)
-                    .map_err(|why| Failure::Input(format!("{shown}: {why}")))?;
+                let Some(value) = value_for(&found, pos, side)
+                    .map_err(|why| Failure::Input(format!("{shown}: {why}")))?
+                else {
+                    continue;
+                };
+                total += 1;
                 let strategy =
                     strategy(&found).map_err(|why| Failure::Input(format!("{shown}: {why}")))?;
                 let start = found.header.start;
@@ -53,6 +59,11 @@ impl GivenProofs {
                     .by_start
                     .entry(start.to_string())
                     .or_insert((start, value, strategy));
+            }
+            if total == 0 {
+                return Err(Failure::Input(format!(
+                    "{shown}: its proofs are that {side} holds, which says nothing of {side}'s win"
+                )));
             }
             eprintln!(
                 "{shown}: {total} proof{} checked and taken ({:.1} s)",
@@ -80,9 +91,14 @@ impl GivenProofs {
     }
 }
 
-/// What `found` says of `side`'s win, for a run from `pos`; why it cannot
-/// serve the run, when it cannot.
-fn value_for(found: &ProofText<'_>, pos: &Position, side: Color) -> Result<SideValue, String> {
+/// What `found` says of `side`'s win, for a run from `pos` (nothing, when
+/// it is that `side` holds); why it cannot serve the run, when it is of
+/// another game or board.
+fn value_for(
+    found: &ProofText<'_>,
+    pos: &Position,
+    side: Color,
+) -> Result<Option<SideValue>, String> {
     let start = &found.header.start;
     let game = |p: &Position| format!("{} {} symmetry {}", p.variant(), p.size(), p.symmetry());
     if game(start) != game(pos) {
@@ -93,12 +109,10 @@ fn value_for(found: &ProofText<'_>, pos: &Position, side: Color) -> Result<SideV
         ));
     }
     match found.header.claim {
-        Claim::Wins(winner) if winner == side => Ok(SideValue::Wins),
-        Claim::Wins(_) => Ok(SideValue::CannotWin),
-        Claim::Holds(holder) if holder != side => Ok(SideValue::CannotWin),
-        Claim::Holds(_) => Err(format!(
-            "the proof from {start} is that {side} holds, which says nothing of {side}'s win"
-        )),
+        Claim::Wins(winner) if winner == side => Ok(Some(SideValue::Wins)),
+        Claim::Wins(_) => Ok(Some(SideValue::CannotWin)),
+        Claim::Holds(holder) if holder != side => Ok(Some(SideValue::CannotWin)),
+        Claim::Holds(_) => Ok(None),
     }
 }
 
