@@ -623,40 +623,30 @@ fn solve_takes_the_positions_proven_by_the_proofs_given() {
     let (at, _) = steps[0].rsplit_once(' ').unwrap();
     let wrong = text.replacen(steps[0], &format!("{at} a1-a2"), 1);
     std::fs::write(&spoilt, wrong).unwrap();
-    let out = solve_4x5_moves("white", "100000", &["--use-proof", &spoilt]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("spoilt.proof is not a proof that checks: "),
-        "{}",
-        stderr(&out)
-    );
-    let out = run(&[
-        "solve", "--board", "4x4", "--full", "--side", "white", "--memory", "64", "--proof", &other,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let out = solve_4x5_moves("white", "100000", &["--use-proof", &other]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(
-            "4x4.proof: a proof of epaminondas 4x4 symmetry mirror, not of this run's epaminondas 4x5 symmetry mirror"
-        ),
-        "{}",
-        stderr(&out)
+    // White's run refuses `file` before any search, saying `why`.
+    let refuses = |file: &str, why: &str| {
+        let out = solve_4x5_moves("white", "100000", &["--use-proof", file]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(why), "{why}: {}", stderr(&out));
+    };
+    refuses(&spoilt, "spoilt.proof is not a proof that checks: ");
+    let prove = |board: &str, side: &str, file: &str| {
+        let out = run(&[
+            "solve", "--board", board, "--full", "--side", side, "--memory", "64", "--proof", file,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    prove("4x4", "white", &other);
+    refuses(
+        &other,
+        "4x4.proof: a proof of epaminondas 4x4 symmetry mirror, not of this run's epaminondas 4x5 symmetry mirror",
     );
     // White's hold says nothing of White's win.
     let holds = path("holds.proof");
-    let out = run(&[
-        "solve", "--board", "4x5", "--full", "--side", "black", "--memory", "64", "--proof", &holds,
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let out = solve_4x5_moves("white", "100000", &["--use-proof", &holds]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(
-            "holds.proof: its proofs are that white holds, which says nothing of white's win"
-        ),
-        "{}",
-        stderr(&out)
+    prove("4x5", "black", &holds);
+    refuses(
+        &holds,
+        "holds.proof: its proofs are that white holds, which says nothing of white's win",
     );
     refused(
         &[
