@@ -460,6 +460,42 @@ fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
 }
 
 #[test]
+fn solve_searches_a_position_stopped_reading_the_hold_again_alone() {
+    // 4x5 off, White, 50,000 nodes a position, split two plies: in the
+    // table kept from the positions before, reading Black's hold after
+    // d1,c2-b3 a5,b4-d2:1 b1,b3-b4 takes the rest of its nodes and is
+    // stopped; searched again in a table of its own, it is proven to leave
+    // White no win.
+    let out = solve_4x5_moves("white", "50000", &["--symmetry", "off", "--deepen", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (log, text) = (stderr(&out), stdout(&out));
+    let retried: Vec<&str> = log
+        .lines()
+        .filter_map(|l| {
+            l.trim().strip_suffix(
+                ": stopped reading the hold in the table kept from the positions before; searching it again in a table of its own",
+            )
+        })
+        .collect();
+    assert!(!retried.is_empty(), "{log}");
+    let proven = |line: &str| {
+        text.lines().any(|l| {
+            l.strip_prefix(line).is_some_and(|rest| {
+                rest.starts_with(' ') && rest.contains(" white cannot force a win (black holds) (")
+            })
+        })
+    };
+    assert!(
+        retried.iter().any(|line| proven(line)),
+        "{retried:?}: {text}"
+    );
+    assert!(
+        text.contains("not decided: no move found that wins for white, 12 of 20 proven not to"),
+        "{text}"
+    );
+}
+
+#[test]
 fn solve_keeps_the_values_found_in_a_file_for_the_next_run() {
     // 4x5 as in the test of --deepen: the first run decides White's win a
     // pass deeper, the next takes it from the file without a search.

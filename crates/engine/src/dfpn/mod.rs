@@ -598,6 +598,9 @@ pub struct ProofSearch<'a> {
     /// Whether the search found no win but the hold's graph had more
     /// positions than it may read ([`ProofLimits::max_hold`]).
     hold_unread: bool,
+    /// Whether the search was stopped while it read the other side's hold
+    /// (at a stall or in a repair): see [`ProofSearch::stopped_in_hold`].
+    stopped_in_hold: bool,
     /// The stall check: nodes and table size at the last check, and the
     /// nodes to the next one (growing after each stall whose hold did not
     /// close, so that the graph is not built over and over).
@@ -760,6 +763,7 @@ impl<'a> ProofSearch<'a> {
             repairs: 0,
             hold: None,
             hold_unread: false,
+            stopped_in_hold: false,
             stall_mark: (0, 0),
             stall_window: limits.stall_nodes.max(1),
             stalled: false,
@@ -834,6 +838,7 @@ impl<'a> ProofSearch<'a> {
     /// run out; sets the verdict.
     fn solve(&mut self) {
         let search = self;
+        search.stopped_in_hold = false;
         let mut root = search.root.clone();
         let first = search.settled(&root);
         if first == Some(Numbers::PROVEN) {
@@ -870,6 +875,7 @@ impl<'a> ProofSearch<'a> {
                 kept = None;
                 let graph = search.read_hold();
                 if search.interrupted() {
+                    search.stopped_in_hold = true;
                     break None;
                 }
                 let read = graph.as_ref().map(HoldGraph::read);
@@ -904,6 +910,7 @@ impl<'a> ProofSearch<'a> {
             }
             let repair = search.repair(&mut last_repair, &mut kept);
             if search.interrupted() {
+                search.stopped_in_hold = true;
                 search.verdict = Verdict::Stopped;
                 break;
             }
@@ -1038,6 +1045,17 @@ impl<'a> ProofSearch<'a> {
     /// ([`ProofLimits::max_hold`]); more memory may prove it.
     pub fn hold_unread(&self) -> bool {
         self.hold_unread
+    }
+
+    /// Whether the search was stopped (out of time or nodes, or from
+    /// outside) while it read the other side's hold, at a stall or in a
+    /// repair, rather than while it searched. In a table kept through
+    /// many searches the hold's graph takes in their disproofs too and
+    /// can grow past what the search may take, where in a table of its
+    /// own it is read at once: a caller keeping a table can search such a
+    /// position again alone.
+    pub fn stopped_in_hold(&self) -> bool {
+        self.stopped_in_hold
     }
 
     /// How many times disproofs that did not close were forgotten and the
@@ -2293,6 +2311,37 @@ mod tests {
         let found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
         assert_eq!(found.verdict(), Verdict::Stopped);
         assert!(found.nodes() < whole.nodes(), "{}", found.nodes());
+    }
+
+    #[test]
+    fn a_search_stopped_while_reading_the_hold_says_so() {
+        // 4x4 off: White finds no win, then reads Black's hold. Allowed
+        // the nodes it searches and one more, it is stopped in that read;
+        // allowed half of them, while it searches.
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 4).with_symmetry(Symmetry::Off);
+        let whole = search(&pos, Color::White, &stop);
+        assert_eq!(whole.verdict(), Verdict::NoWinFound);
+        assert!(!whole.stopped_in_hold());
+        let within = |most: u64| ProofLimits {
+            max_nodes: Some(most),
+            ..ProofLimits::default()
+        };
+        let in_hold =
+            ProofSearch::run(&pos, Color::White, within(whole.nodes() + 1), &stop, |_| {});
+        assert_eq!(in_hold.verdict(), Verdict::Stopped);
+        assert_eq!(in_hold.nodes(), whole.nodes());
+        assert!(in_hold.stopped_in_hold());
+        let searching =
+            ProofSearch::run(&pos, Color::White, within(whole.nodes() / 2), &stop, |_| {});
+        assert_eq!(searching.verdict(), Verdict::Stopped);
+        assert!(!searching.stopped_in_hold());
+        // Searched again from the same table with room to read, it is not.
+        let mut again = in_hold;
+        again.set_max_nodes(None);
+        again.run_from(&pos);
+        assert_eq!(again.verdict(), Verdict::NoWinFound);
+        assert!(!again.stopped_in_hold());
     }
 
     #[test]

@@ -532,10 +532,22 @@ impl Splitter<'_> {
             // grow past what it may take or fail to close where, read
             // alone, it closes at once (6x4 off: three such positions,
             // 190 s each in the kept table, proven alone in 0.06 to 12 s).
-            // Searched again in a table of its own, kept from then on.
-            if shared && value == SideValue::NoWinFound {
+            // The same read can take the rest of the position's nodes or
+            // time and be stopped (4x7 off: 23 positions found no win
+            // within about 200,000 nodes, then read the hold to the end
+            // of their 20 million, 3,890 s in all). Searched again in a
+            // table of its own, kept from then on.
+            let stopped_in_hold = value == SideValue::Undecided
+                && !this.stop.load(Ordering::Relaxed)
+                && this.search.as_ref().is_some_and(|s| s.stopped_in_hold());
+            if shared && (value == SideValue::NoWinFound || stopped_in_hold) {
+                let why = if stopped_in_hold {
+                    "stopped reading the hold"
+                } else {
+                    "no win found, the hold not proven"
+                };
                 eprintln!(
-                    "  {}: no win found, the hold not proven in the table kept from the positions before; searching it again in a table of its own",
+                    "  {}: {why} in the table kept from the positions before; searching it again in a table of its own",
                     Self::words(line)
                 );
                 this.search = None;
