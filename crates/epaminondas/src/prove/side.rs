@@ -643,7 +643,7 @@ impl Splitter<'_> {
         let mut found_all = Vec::new();
         let mut decided_by = None;
         let mut open_for_good = false;
-        for &i in here.order {
+        for (n, &i) in here.order.iter().enumerate() {
             line.push(here.moves[i]);
             // A move leading to the reflection of an earlier one's position
             // has its value; it is searched again (at once: the table has
@@ -669,10 +669,52 @@ impl Splitter<'_> {
                 let_go(&mut found_all);
             }
             if self.stop.load(Ordering::Relaxed) {
+                decided_by = self.take_decided(here, &here.order[n + 1..], line, &mut found_all);
                 break;
             }
         }
         (found_all, decided_by)
+    }
+
+    /// Once the run is stopped, the moves of `rest` (not reached) whose
+    /// positions were decided before, in this run or one that wrote the
+    /// file of values, take those values into `found`, so that what is
+    /// said of the position counts them (a run stopped in its first pass
+    /// said none of them proven); the others stay unsearched. Returns the
+    /// index of the move that decides the position, if one does.
+    fn take_decided(
+        &self,
+        here: &Choices<'_>,
+        rest: &[usize],
+        line: &mut Vec<Move>,
+        found: &mut Vec<(usize, SideValue, Option<Strategy>)>,
+    ) -> Option<usize> {
+        for &i in rest {
+            let Some(value) = self.known(here.keys[i], 0).filter(|v| !v.is_open()) else {
+                continue;
+            };
+            if self.take_met(here, i, value, line, found) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// Takes `value`, found before for the position after move `i` of
+    /// `here`, into `found`, and says so; whether it decides the position.
+    fn take_met(
+        &self,
+        here: &Choices<'_>,
+        i: usize,
+        value: SideValue,
+        line: &mut Vec<Move>,
+        found: &mut Vec<(usize, SideValue, Option<Strategy>)>,
+    ) -> bool {
+        line.push(here.moves[i]);
+        self.print(line, value, MET_BEFORE);
+        line.pop();
+        found.push((i, value, None));
+        value == here.decisive
     }
 
     /// After a position's moves were each searched and none decided it:
@@ -755,11 +797,7 @@ impl Splitter<'_> {
                 queue.push(i);
                 continue;
             };
-            line.push(here.moves[i]);
-            self.print(line, value, MET_BEFORE);
-            line.pop();
-            found.push((i, value, None));
-            if value == here.decisive {
+            if self.take_met(here, i, value, line, &mut found) {
                 return (found, Some(i));
             }
         }
