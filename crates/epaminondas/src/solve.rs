@@ -89,6 +89,17 @@ pub struct SolveArgs {
     #[arg(long, requires = "moves", value_name = "PLIES",
           value_parser = clap::value_parser!(u32).range(1..=30))]
     deepen: Option<u32>,
+    /// With --moves --side: instead of passes (--deepen), split one
+    /// position at a time, the one nearest to deciding the start as
+    /// proof-number search counts it (the smallest proof number where the
+    /// side moves, the smallest disproof number where the other does),
+    /// searching its moves within --move-nodes each, until the start is
+    /// decided or --time runs out: the open lines that matter are followed
+    /// as deep as they need, the others not at all. Give --known to keep
+    /// what it finds: a run started again from the file grows the same
+    /// tree without searching again and goes on.
+    #[arg(long, requires = "moves", conflicts_with_all = ["deepen", "split"])]
+    best_first: bool,
     /// With --moves --side: search this many positions side by side (1 to
     /// 256; 1, the default), each in a table of its own, --memory and
     /// --hold-memory shared out among them: the positions after each move
@@ -271,6 +282,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
                     plies: args.split.unwrap_or(1),
                     deepen: args.deepen.unwrap_or(0),
                     threads: args.threads.unwrap_or(1) as usize,
+                    best_first: args.best_first,
                 },
                 limits,
                 crate::prove::SideFiles {
@@ -287,6 +299,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
             ("--split", args.split.is_some()),
             ("--threads", args.threads.is_some()),
             ("--deepen", args.deepen.is_some()),
+            ("--best-first", args.best_first),
         ] {
             if given {
                 return Err(Failure::Input(format!(

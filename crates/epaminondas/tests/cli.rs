@@ -460,6 +460,124 @@ fn solve_deepen_splits_the_positions_left_open_one_ply_further() {
 }
 
 #[test]
+fn solve_best_first_splits_where_nearest_to_deciding_the_start() {
+    // 4x4, White, 20,000 nodes a position: searched once within them,
+    // White's two first moves stay open. Split best first, one position
+    // at a time, the tree proves Black's hold, and the proof joined from
+    // its positions' proofs is checked.
+    let dir = tempfile::tempdir().unwrap();
+    let known = dir.path().join("4x4.known");
+    let known = known.to_str().unwrap();
+    let proof = dir.path().join("4x4.proof");
+    let proof = proof.to_str().unwrap();
+    let solve = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--board",
+            "4x4",
+            "--full",
+            "--moves",
+            "--side",
+            "white",
+            "--move-nodes",
+            "20000",
+            "--memory",
+            "64",
+            "--best-first",
+            "--known",
+            known,
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = solve(&["--proof", proof]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("white cannot force a win: none of its 2 moves wins ("),
+        "{}",
+        stdout(&out)
+    );
+    let log = stderr(&out);
+    for said in [
+        "split 1: the start (the start's proof number ",
+        "split 2: ",
+        " positions in the tree, ",
+        "decided; searching the tree's positions again for the proof (",
+    ] {
+        assert!(log.contains(said), "{said}: {log}");
+    }
+    let checked = verified(proof);
+    assert!(
+        checked.starts_with(
+            "proof checked: white cannot force a win (black holds) from bbbb/bbbb/wwww/wwww w "
+        ),
+        "{checked}"
+    );
+    // The file keeps the positions the splits decided, with how deep the
+    // tree went below them; a run from it decides at once, searching
+    // nothing.
+    let kept = std::fs::read_to_string(known).unwrap();
+    assert!(
+        kept.lines().any(|l| l.starts_with("cannot-win 2 20000 ")),
+        "{kept}"
+    );
+    let out = solve(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("white cannot force a win: none of its 2 moves wins ("),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .all(|l| !l.contains(" (") || l.contains(MET_BEFORE) || l.starts_with("white ")),
+        "{text}"
+    );
+    assert!(!stderr(&out).contains("split 2: "), "{}", stderr(&out));
+    // 4x5: White's win, found one split down.
+    let win = dir.path().join("4x5.proof");
+    let win = win.to_str().unwrap();
+    let out = solve_4x5_moves("white", "100000", &["--best-first", "--proof", win]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("white wins: "), "{}", stdout(&out));
+    assert!(
+        verified(win).starts_with("proof checked: white wins from bbbb/bbbb/4/wwww/wwww w "),
+        "{}",
+        verified(win)
+    );
+    refused(
+        &[
+            "solve",
+            "--board",
+            "4x4",
+            "--full",
+            "--moves",
+            "--best-first",
+        ],
+        "--best-first works with --side only",
+    );
+    refused(
+        &[
+            "solve",
+            "--board",
+            "4x4",
+            "--full",
+            "--moves",
+            "--side",
+            "white",
+            "--best-first",
+            "--deepen",
+            "2",
+        ],
+        "cannot be used with",
+    );
+}
+
+/// How a value taken from the file of values, or from another line, is
+/// noted in `solve --moves --side`'s lines.
+const MET_BEFORE: &str = ", as found before for it or its reflection)";
+
+#[test]
 fn solve_searches_a_position_stopped_reading_the_hold_again_alone() {
     // 4x5 off, White, 50,000 nodes a position, split two plies: in the
     // table kept from the positions before, reading Black's hold after

@@ -10,6 +10,7 @@
 //! the one move that matters (as 5x4 `off` needed), and the other moves are
 //! never searched.
 
+mod frontier;
 mod given;
 mod known;
 
@@ -63,6 +64,10 @@ pub struct SplitShape {
     /// How many positions of the last ply are searched side by side, each
     /// in a table of its own (1: one after another, in one table).
     pub threads: usize,
+    /// Whether the split grows best first (`--best-first`: one position
+    /// at a time, the most-proving, see [`frontier`]) instead of in passes
+    /// one ply deeper each (`plies` and `deepen` are then not used).
+    pub best_first: bool,
 }
 
 /// The files a run of [`solve_moves_for_side`] reads and writes.
@@ -140,7 +145,11 @@ pub fn solve_moves_for_side(
             split.take_known(known_values, path);
         }
         split.take_given();
-        let found = split.passes(pos, shape, keep_proofs);
+        let found = if shape.best_first {
+            frontier::Frontier::new(&mut split, pos).grow(keep_proofs)
+        } else {
+            split.passes(pos, shape, keep_proofs)
+        };
         (found, split.known_failure)
     });
     let (root, known_failure) = root;
