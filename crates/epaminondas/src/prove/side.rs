@@ -577,11 +577,7 @@ impl Splitter<'_> {
             return leaf(self, line);
         }
         let side_moves = pos.turn() == self.side;
-        let (decisive, opposite) = if side_moves {
-            (SideValue::Wins, SideValue::CannotWin)
-        } else {
-            (SideValue::CannotWin, SideValue::Wins)
-        };
+        let (decisive, opposite) = self.stakes(pos);
         let keys: Vec<u64> = afters.iter().map(table_key).collect();
         let order = self.order(pos, &afters, &keys, decisive);
         let here = Choices {
@@ -906,6 +902,17 @@ impl Splitter<'_> {
             found.push((i, value, strategy));
         }
         (found, None)
+    }
+
+    /// The value of a move from `pos` that decides it, and the value that
+    /// all its moves must have to decide it the other way: where the side
+    /// moves, one move wins; where the other side does, one reply holds.
+    fn stakes(&self, pos: &Position) -> (SideValue, SideValue) {
+        if pos.turn() == self.side {
+            (SideValue::Wins, SideValue::CannotWin)
+        } else {
+            (SideValue::CannotWin, SideValue::Wins)
+        }
     }
 
     /// How a search is made here: one of `searches` sharing the memory,

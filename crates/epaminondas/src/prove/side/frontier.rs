@@ -243,12 +243,7 @@ impl<'s, 'a> Frontier<'s, 'a> {
             return;
         };
         self.steps += 1;
-        let side_moves = pos.turn() == self.split.side;
-        let (decisive, opposite) = if side_moves {
-            (SideValue::Wins, SideValue::CannotWin)
-        } else {
-            (SideValue::CannotWin, SideValue::Wins)
-        };
+        let (decisive, opposite) = self.split.stakes(&pos);
         let keys: Vec<u64> = afters.iter().map(table_key).collect();
         let order = self.split.order(&pos, &afters, &keys, decisive);
         let here = Choices {
@@ -365,13 +360,7 @@ impl<'s, 'a> Frontier<'s, 'a> {
         let side_moves = branch.pos.turn() == self.split.side;
         let below: Vec<&Branch> = branch.below.iter().map(|&b| &self.tree[b]).collect();
         let height = 1 + below.iter().map(|b| b.height).max().unwrap_or(0);
-        // Where the side moves, one move wins; where the other side does,
-        // one reply holds.
-        let (decisive, opposite) = if side_moves {
-            (SideValue::Wins, SideValue::CannotWin)
-        } else {
-            (SideValue::CannotWin, SideValue::Wins)
-        };
+        let (decisive, opposite) = self.split.stakes(&branch.pos);
         if below.iter().any(|b| b.value == decisive) {
             return (decisive, leaf_numbers(decisive), height);
         }
@@ -398,11 +387,7 @@ impl<'s, 'a> Frontier<'s, 'a> {
     /// side's after which it cannot win.
     fn deciding_move(&self, at: usize) -> Option<Move> {
         let branch = &self.tree[at];
-        let decisive = if branch.pos.turn() == self.split.side {
-            SideValue::Wins
-        } else {
-            SideValue::CannotWin
-        };
+        let (decisive, _) = self.split.stakes(&branch.pos);
         branch
             .below
             .iter()
@@ -483,11 +468,7 @@ impl<'s, 'a> Frontier<'s, 'a> {
             .iter()
             .map(|&b| (self.tree[b].key, b))
             .collect();
-        let decisive = if pos.turn() == self.split.side {
-            SideValue::Wins
-        } else {
-            SideValue::CannotWin
-        };
+        let (decisive, _) = self.split.stakes(pos);
         if self.tree[at].value == decisive {
             let (first, after, next) = moves.iter().zip(&afters).find_map(|(&mv, after)| {
                 let &next = below.get(&table_key(after))?;
