@@ -100,6 +100,15 @@ pub struct SolveArgs {
     /// tree without searching again and goes on.
     #[arg(long, requires = "moves", conflicts_with_all = ["deepen", "split"])]
     best_first: bool,
+    /// With --best-first: search a split position's moves within this
+    /// many nodes each first (fewer than --move-nodes), and a position left
+    /// open again, with four times the nodes up to --move-nodes, only when
+    /// the tree chooses it again; it is split once --move-nodes left it
+    /// open. The full searches go to the positions the line to the
+    /// decision passes through, not to every move of every split.
+    #[arg(long, requires_all = ["best_first", "move_nodes"], value_name = "NODES",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    try_nodes: Option<u64>,
     /// With --moves --side: search this many positions side by side (1 to
     /// 256; 1, the default), each in a table of its own, --memory and
     /// --hold-memory shared out among them: the positions after each move
@@ -274,6 +283,13 @@ pub fn run(args: &SolveArgs) -> Outcome {
             move_time: args.move_time.map(Duration::from_secs_f64),
             move_nodes: args.move_nodes,
         };
+        if let (Some(tried), Some(most)) = (args.try_nodes, args.move_nodes)
+            && tried >= most
+        {
+            return Err(Failure::Input(format!(
+                "--try-nodes {tried} is not fewer than --move-nodes {most}: give fewer (a tenth, say), or leave it out"
+            )));
+        }
         if let Some(side) = args.side {
             return crate::prove::solve_moves_for_side(
                 &pos,
@@ -283,6 +299,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
                     deepen: args.deepen.unwrap_or(0),
                     threads: args.threads.unwrap_or(1) as usize,
                     best_first: args.best_first,
+                    try_nodes: args.try_nodes,
                 },
                 limits,
                 crate::prove::SideFiles {

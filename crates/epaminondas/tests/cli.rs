@@ -380,10 +380,34 @@ fn solve_proves_wins_and_their_absence() {
 /// `--known`, where White's winning first move needs more than 100,000
 /// nodes.
 fn solve_4x5_moves(side: &str, nodes: &str, extra: &[&str]) -> Output {
+    solve_moves_on("4x5", side, nodes, extra)
+}
+
+/// Checks that `solve --board 4x4 --full --moves` with `extra` options
+/// is refused with a message containing `expected`.
+fn refused_moves_on_4x4(extra: &[&str], expected: &str) {
+    let args = [&["solve", "--board", "4x4", "--full", "--moves"][..], extra].concat();
+    refused(&args, expected);
+}
+
+/// A temporary folder, and the paths in it of files with the `names`
+/// given (not made).
+fn temp_files<const N: usize>(names: [&str; N]) -> (tempfile::TempDir, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = names
+        .iter()
+        .map(|name| dir.path().join(name).to_str().unwrap().to_owned())
+        .collect();
+    (dir, paths)
+}
+
+/// `solve --full --moves --side SIDE` on `board`'s start, `nodes` nodes a
+/// search, in a small table, with `extra` options.
+fn solve_moves_on(board: &str, side: &str, nodes: &str, extra: &[&str]) -> Output {
     let mut args = vec![
         "solve",
         "--board",
-        "4x5",
+        board,
         "--full",
         "--moves",
         "--side",
@@ -465,30 +489,12 @@ fn solve_best_first_splits_where_nearest_to_deciding_the_start() {
     // White's two first moves stay open. Split best first, one position
     // at a time, the tree proves Black's hold, and the proof joined from
     // its positions' proofs is checked.
-    let dir = tempfile::tempdir().unwrap();
-    let known = dir.path().join("4x4.known");
-    let known = known.to_str().unwrap();
-    let proof = dir.path().join("4x4.proof");
-    let proof = proof.to_str().unwrap();
+    let (dir, paths) = temp_files(["4x4.known", "4x4.proof"]);
+    let [known, proof] = [paths[0].as_str(), paths[1].as_str()];
     let solve = |extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            "--board",
-            "4x4",
-            "--full",
-            "--moves",
-            "--side",
-            "white",
-            "--move-nodes",
-            "20000",
-            "--memory",
-            "64",
-            "--best-first",
-            "--known",
-            known,
-        ];
+        let mut args = vec!["--best-first", "--known", known];
         args.extend_from_slice(extra);
-        run(&args)
+        solve_moves_on("4x4", "white", "20000", &args)
     };
     let out = solve(&["--proof", proof]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -545,31 +551,75 @@ fn solve_best_first_splits_where_nearest_to_deciding_the_start() {
         "{}",
         verified(win)
     );
-    refused(
-        &[
-            "solve",
-            "--board",
-            "4x4",
-            "--full",
-            "--moves",
-            "--best-first",
-        ],
-        "--best-first works with --side only",
+    refused_moves_on_4x4(&["--best-first"], "--best-first works with --side only");
+    refused_moves_on_4x4(
+        &["--side", "white", "--best-first", "--deepen", "2"],
+        "cannot be used with",
     );
-    refused(
+}
+
+#[test]
+fn solve_try_nodes_gives_the_full_nodes_only_to_the_positions_the_tree_chooses() {
+    // 4x4, White, 20,000 nodes a position, but a split's moves searched
+    // within 5,000 first: those left open are searched again with more
+    // only when the tree chooses them, and split only once 20,000 left
+    // them open. Black's hold is proven all the same, and checked.
+    let (_dir, paths) = temp_files(["4x4.known", "4x4.proof"]);
+    let [known, proof] = [paths[0].as_str(), paths[1].as_str()];
+    let tried = ["--best-first", "--try-nodes", "5000", "--known", known];
+    let out = solve_moves_on(
+        "4x4",
+        "white",
+        "20000",
+        &[&tried[..], &["--proof", proof]].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("white cannot force a win: none of its 2 moves wins ("),
+        "{}",
+        stdout(&out)
+    );
+    let log = stderr(&out);
+    assert!(
+        log.contains(": chosen again, searched within 20000 nodes ("),
+        "{log}"
+    );
+    assert!(
+        verified(proof).starts_with("proof checked: white cannot force a win (black holds) from "),
+        "{}",
+        verified(proof)
+    );
+    // Each value is kept with the nodes it was found within: a position
+    // left open by 5,000 is not taken as if 20,000 had been spent on it.
+    let kept = std::fs::read_to_string(known).unwrap();
+    for line in ["undecided 0 5000 ", "undecided 0 20000 "] {
+        assert!(kept.lines().any(|l| l.starts_with(line)), "{line}: {kept}");
+    }
+    let out = solve_moves_on("4x4", "white", "20000", &tried);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("split 2: "), "{}", stderr(&out));
+    refused_moves_on_4x4(
         &[
-            "solve",
-            "--board",
-            "4x4",
-            "--full",
-            "--moves",
             "--side",
             "white",
             "--best-first",
-            "--deepen",
-            "2",
+            "--move-nodes",
+            "5000",
+            "--try-nodes",
+            "5000",
         ],
-        "cannot be used with",
+        "--try-nodes 5000 is not fewer than --move-nodes 5000",
+    );
+    refused_moves_on_4x4(
+        &[
+            "--side",
+            "white",
+            "--move-nodes",
+            "5000",
+            "--try-nodes",
+            "500",
+        ],
+        "--best-first",
     );
 }
 

@@ -21,9 +21,10 @@
 //! decided value (`wins`, `cannot-win`) holds for any run. An open one
 //! only says how far a search got: it is worth writing only for a run
 //! whose searches stop at a node limit (the same point on any machine),
-//! and worth taking only by a run whose limit is no larger (it would find
-//! no more), so that the next run goes straight on splitting the lines
-//! left open; [`read_values`] leaves out the others. A later line of the
+//! and worth taking only by a search whose limit is no larger (it would
+//! find no more), so that the next run goes straight on splitting the
+//! lines left open; [`read_values`] leaves out those that no search of
+//! the run may take, and each value says the limit it was found within. A later line of the
 //! same position (or its reflection) stands for the earlier ones (the
 //! reader of the values decides how; `solve` never lets an open value
 //! overwrite a decided one).
@@ -79,6 +80,9 @@ pub struct KnownValue {
     pub value: SideValue,
     /// How many plies below the position it was split.
     pub reach: u32,
+    /// The node limit of each search of the run that found it (`None`: no
+    /// node limit). An open value serves a search allowed no more nodes.
+    pub nodes: Option<u64>,
 }
 
 /// The values of a file that a run may take, in the order written.
@@ -150,8 +154,9 @@ pub fn value_line(value: SideValue, reach: u32, nodes: Option<u64>, position: &P
 
 /// The values in the file's `text` that a run from `pos` (whose variant,
 /// symmetry option and board they must be of) with first line `header`
-/// and a node limit of `move_nodes` a search may take; an error names the
-/// line that is wrong. A last line without its end is left out and named.
+/// may take, where the smallest node limit of its searches is
+/// `move_nodes` (an open value found within fewer nodes serves none of
+/// them); an error names the line that is wrong. A last line without its end is left out and named.
 pub fn read_values(
     text: &str,
     header: &str,
@@ -244,6 +249,7 @@ fn read_line(
         position,
         value,
         reach,
+        nodes,
     }))
 }
 
@@ -261,7 +267,7 @@ mod tests {
     }
 
     #[test]
-    fn decided_values_are_taken_by_any_run_open_ones_by_a_run_allowed_no_more_nodes() {
+    fn decided_values_are_taken_by_any_run_open_ones_by_a_search_allowed_no_more_nodes() {
         let pos = start();
         let text = format!(
             "{}\n{}{}{}",
@@ -276,15 +282,20 @@ mod tests {
             assert_eq!(read.cut_short, None);
             read.values
                 .iter()
-                .map(|v| (v.value, v.reach))
+                .map(|v| (v.value, v.reach, v.nodes))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(read(None), [(SideValue::Wins, 0)]);
-        assert_eq!(read(Some(2000)), [(SideValue::Wins, 0)]);
-        assert_eq!(
-            read(Some(1000)),
-            [(SideValue::Wins, 0), (SideValue::NoWinFound, 2)]
-        );
+        assert_eq!(read(None), [(SideValue::Wins, 0, None)]);
+        assert_eq!(read(Some(2000)), [(SideValue::Wins, 0, None)]);
+        for smallest in [1000, 10] {
+            assert_eq!(
+                read(Some(smallest)),
+                [
+                    (SideValue::Wins, 0, None),
+                    (SideValue::NoWinFound, 2, Some(1000))
+                ]
+            );
+        }
     }
 
     #[test]

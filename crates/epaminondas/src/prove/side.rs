@@ -68,6 +68,11 @@ pub struct SplitShape {
     /// at a time, the most-proving, see [`frontier`]) instead of in passes
     /// one ply deeper each (`plies` and `deepen` are then not used).
     pub best_first: bool,
+    /// With `best_first`: the node limit a split position's moves are
+    /// searched within first (`--try-nodes`), raised for a position only
+    /// when the tree chooses it again (see [`frontier`]); `None`: the
+    /// limits' own, from the first.
+    pub try_nodes: Option<u64>,
 }
 
 /// The files a run of [`solve_moves_for_side`] reads and writes.
@@ -110,7 +115,8 @@ pub fn solve_moves_for_side(
     let given = GivenProofs::read(given, pos, side)?;
     let (known_file, known_values) = match known_path {
         Some(path) => {
-            let (file, values) = KnownFile::open(path, pos, side, &limits)?;
+            let fewest_nodes = shape.try_nodes.or(limits.move_nodes);
+            let (file, values) = KnownFile::open(path, pos, side, &limits, fewest_nodes)?;
             (Some(file), values)
         }
         None => (None, Vec::new()),
@@ -146,7 +152,7 @@ pub fn solve_moves_for_side(
         }
         split.take_given();
         let found = if shape.best_first {
-            frontier::Frontier::new(&mut split, pos).grow(keep_proofs)
+            frontier::Frontier::new(&mut split, pos, shape.try_nodes).grow(keep_proofs)
         } else {
             split.passes(pos, shape, keep_proofs)
         };
@@ -225,13 +231,12 @@ struct Splitter<'a> {
     /// How many positions of the last ply are searched side by side.
     threads: usize,
     /// Each position decided so far (through [`Splitter::node`], or
-    /// searched side by side), by table key: its value, and how deep below
-    /// it was searched (plies and `--deepen` plies together). Lines of play
-    /// meet (on 6x4 off two of Black's first replies lead to the same
-    /// position seven plies on), and one met again takes the value found
-    /// before, unless its proof is wanted or it was left open and may now
-    /// be searched deeper.
-    met: HashMap<u64, (SideValue, u32)>,
+    /// searched side by side), by table key: what was found for it. Lines
+    /// of play meet (on 6x4 off two of Black's first replies lead to the
+    /// same position seven plies on), and one met again takes the value
+    /// found before, unless its proof is wanted or it was left open and
+    /// may now be searched deeper or with more nodes.
+    met: HashMap<u64, Met>,
     /// The engine's scores of the positions after each move, by the
     /// position they are made from (not its table key: a reflection lists
     /// its moves in another order): each pass orders them the same way
@@ -244,6 +249,18 @@ struct Splitter<'a> {
     /// The proofs given (`--use-proof`): the positions they start from are
     /// not searched, even for the proof.
     given: GivenProofs,
+}
+
+/// What was found for a position (see [`Splitter::met`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Met {
+    value: SideValue,
+    /// How deep below it was searched (plies and `--deepen` plies
+    /// together).
+    reach: u32,
+    /// The node limit of each search that found it (`None`: none); an
+    /// open value serves a search allowed no more.
+    nodes: Option<u64>,
 }
 
 /// A position's moves, to be searched after: the positions after them,
@@ -379,7 +396,7 @@ impl Splitter<'_> {
             let mut seen = HashSet::new();
             for (mv, after) in moves.iter().zip(&afters) {
                 let key = table_key(after);
-                let open_there = self.met.get(&key).is_some_and(|(value, _)| value.is_open());
+                let open_there = self.met.get(&key).is_some_and(|met| met.value.is_open());
                 if !open_there || !seen.insert(key) {
                     continue;
                 }
@@ -425,12 +442,19 @@ impl Splitter<'_> {
     }
 
     /// The value found before for the position with table `key`, if it
-    /// may be taken for a search `reach` plies deep: a decided one when no
-    /// proof is wanted, an open one when it was searched at least as deep.
+    /// may be taken for a search `reach` plies deep within the limits now
+    /// set: a decided one when no proof is wanted, an open one when it was
+    /// searched at least as deep and with no fewer nodes.
     fn known(&self, key: u64, reach: u32) -> Option<SideValue> {
-        let &(value, searched) = self.met.get(&key)?;
-        let decided = !value.is_open();
-        ((decided && !self.keep_proofs) || (!decided && searched >= reach)).then_some(value)
+        let met = self.met.get(&key)?;
+        if !met.value.is_open() {
+            return (!self.keep_proofs).then_some(met.value);
+        }
+        let enough_nodes = self
+            .limits
+            .move_nodes
+            .is_none_or(|now| met.nodes.is_some_and(|then| then >= now));
+        (met.reach >= reach && enough_nodes).then_some(met.value)
     }
 
     /// The value of `pos`, reached by `line`, from a proof given for it
@@ -459,25 +483,27 @@ impl Splitter<'_> {
             .map(|(start, value)| (table_key(start), value))
             .collect();
         for (key, value) in values {
-            self.note(key, value, 0);
+            self.note(key, value, 0, None);
         }
     }
 
     /// Records the `value` found for `pos` (whose table key is `key`),
-    /// searched `reach` plies deep, for [`Splitter::known`], and in the
-    /// file of values if there is one. A search stopped from outside says
-    /// nothing of the position and is not kept.
+    /// searched `reach` plies deep within the limits now set, for
+    /// [`Splitter::known`], and in the file of values if there is one. A
+    /// search stopped from outside says nothing of the position and is
+    /// not kept.
     fn remember(&mut self, pos: &Position, key: u64, value: SideValue, reach: u32) {
         if value == SideValue::Undecided && self.stop.load(Ordering::Relaxed) {
             return;
         }
-        if !self.note(key, value, reach) {
+        let nodes = self.limits.move_nodes;
+        if !self.note(key, value, reach, nodes) {
             return;
         }
         let Some(file) = &mut self.known_file else {
             return;
         };
-        if let Err(failure) = file.write(pos, value, reach) {
+        if let Err(failure) = file.write(pos, value, reach, nodes) {
             eprintln!("{failure}; stopping");
             self.known_failure = Some(failure);
             self.known_file = None;
@@ -485,17 +511,30 @@ impl Splitter<'_> {
         }
     }
 
-    /// Puts `value`, searched `reach` plies deep, in [`Splitter::met`]
-    /// for the position with table `key`, unless it is open where a value
-    /// was decided before (a search for the proof, shallower than the one
-    /// that decided it, may stop short); whether it changed anything.
-    fn note(&mut self, key: u64, value: SideValue, reach: u32) -> bool {
+    /// Puts `value`, searched `reach` plies deep by searches of at most
+    /// `nodes` nodes, in [`Splitter::met`] for the position with table
+    /// `key`, unless it is open where a value was decided before (a search
+    /// for the proof, shallower than the one that decided it, may stop
+    /// short); whether it changed anything. Of two open values, what the
+    /// deepest and largest searches reached is kept.
+    fn note(&mut self, key: u64, value: SideValue, reach: u32, nodes: Option<u64>) -> bool {
         let before = self.met.get(&key).copied();
-        if value.is_open() && before.is_some_and(|(earlier, _)| !earlier.is_open()) {
-            return false;
+        let mut met = Met {
+            value,
+            reach,
+            nodes,
+        };
+        if let Some(before) = before {
+            if value.is_open() && !before.value.is_open() {
+                return false;
+            }
+            met.reach = met.reach.max(before.reach);
+            if value.is_open() && before.nodes > nodes {
+                met.nodes = before.nodes;
+            }
         }
-        let deepest = before.map_or(reach, |(_, searched)| searched.max(reach));
-        self.met.insert(key, (value, deepest)) != Some((value, deepest))
+        self.met.insert(key, met);
+        before != Some(met)
     }
 
     /// Takes the `values` read from the file of values at `path` into
@@ -503,17 +542,18 @@ impl Splitter<'_> {
     fn take_known(&mut self, values: Vec<KnownValue>, path: &Path) {
         let total = values.len();
         for known in values {
-            self.note(table_key(&known.position), known.value, known.reach);
+            self.note(
+                table_key(&known.position),
+                known.value,
+                known.reach,
+                known.nodes,
+            );
         }
         if total == 0 {
             eprintln!("keeping the values found in {}", path.display());
             return;
         }
-        let decided = self
-            .met
-            .values()
-            .filter(|(value, _)| !value.is_open())
-            .count();
+        let decided = self.met.values().filter(|met| !met.value.is_open()).count();
         eprintln!(
             "{total} values read from {}: {decided} positions decided, {} left open",
             path.display(),
@@ -976,7 +1016,7 @@ impl Splitter<'_> {
         keys: &[u64],
         decisive: SideValue,
     ) -> Vec<usize> {
-        let known_decisive = |i: usize| self.met.get(&keys[i]).is_some_and(|m| m.0 == decisive);
+        let known_decisive = |i: usize| self.met.get(&keys[i]).is_some_and(|m| m.value == decisive);
         let first_known = (0..afters.len()).find(|&i| known_decisive(i));
         if let Some(first) = first_known.filter(|_| !self.keep_proofs) {
             let mut order: Vec<usize> = (0..afters.len()).collect();

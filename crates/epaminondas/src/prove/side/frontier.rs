@@ -17,6 +17,16 @@
 //! only the smallest. This is the narrowing that was done by hand on 4x7
 //! without the symmetry rule, run by itself.
 //!
+//! With `--try-nodes`, a split position's moves are searched within
+//! fewer nodes than `--move-nodes` first, and a position left open is
+//! searched again, with four times the nodes (up to `--move-nodes`),
+//! only when the tree chooses it again; it is split only once a search
+//! within `--move-nodes` left it open. A split then costs its moves'
+//! short searches, and the full ones are spent only on the positions
+//! the line to the decision goes through (on 4x7 without the symmetry
+//! rule a split of a White position, about 30 moves each searched to 30
+//! million nodes, took up to 20 minutes).
+//!
 //! The tree is kept in memory; each value found goes into the file of
 //! values (`--known`) as `--deepen`'s do, the decided positions of the
 //! tree with how deep they were split. A run started again from the file
@@ -41,6 +51,10 @@ const INFINITE: u64 = u64::MAX / 4;
 /// How many times `--move-nodes` (and `--move-time`) the last search for
 /// a position's proof may take, where its value was found within them.
 const PROOF_RETRY: u64 = 16;
+
+/// How many times the nodes of its last search a position left open is
+/// searched with when chosen again (with `--try-nodes`).
+const MORE_NODES: u64 = 4;
 
 /// The numbers of a position left open by its own search and not split
 /// yet. A search that found no win but could not prove the other side's
@@ -70,6 +84,10 @@ struct Branch {
     /// Its value: from its own search, from its moves once split, or as
     /// found for it elsewhere (the file of values, another line).
     value: SideValue,
+    /// The node limit of the search that left it open, while it is (not
+    /// split, and not decided): it is split only once that is
+    /// `--move-nodes`.
+    nodes: Option<u64>,
     proof_number: u64,
     disproof_number: u64,
     /// How many plies the tree goes on below it.
@@ -89,11 +107,17 @@ struct Branch {
 /// [`Splitter`].
 pub(super) struct Frontier<'s, 'a> {
     split: &'s mut Splitter<'a>,
+    /// The nodes a split position's moves are searched within first
+    /// (`--try-nodes`), if fewer than `--move-nodes`.
+    try_nodes: Option<u64>,
     tree: Vec<Branch>,
     /// The position each was split from, by index (the start's is itself).
     parents: Vec<usize>,
     /// The number of positions split so far (the start included).
     steps: usize,
+    /// The number of searches of positions left open made again with more
+    /// nodes.
+    searched_again: usize,
     /// The positions whose proof was read, while reading one.
     proven: HashSet<String>,
     /// The positions on the line whose proof is being read.
@@ -101,8 +125,15 @@ pub(super) struct Frontier<'s, 'a> {
 }
 
 impl<'s, 'a> Frontier<'s, 'a> {
-    /// A tree of one position, `start`, over `split`'s searches.
-    pub(super) fn new(split: &'s mut Splitter<'a>, start: &Position) -> Self {
+    /// A tree of one position, `start`, over `split`'s searches, whose
+    /// moves are searched within `try_nodes` first (see the module's
+    /// notes) when given.
+    pub(super) fn new(
+        split: &'s mut Splitter<'a>,
+        start: &Position,
+        try_nodes: Option<u64>,
+    ) -> Self {
+        let try_nodes = try_nodes.filter(|&t| split.limits.move_nodes.is_some_and(|n| t < n));
         let root = Branch {
             pos: start.clone(),
             key: table_key(start),
@@ -110,6 +141,7 @@ impl<'s, 'a> Frontier<'s, 'a> {
             below: Vec::new(),
             split: false,
             value: SideValue::Undecided,
+            nodes: None,
             proof_number: 1,
             disproof_number: 1,
             height: 0,
@@ -119,9 +151,11 @@ impl<'s, 'a> Frontier<'s, 'a> {
         };
         Frontier {
             split,
+            try_nodes,
             tree: vec![root],
             parents: vec![0],
             steps: 0,
+            searched_again: 0,
             proven: HashSet::new(),
             proving: HashSet::new(),
         }
@@ -142,11 +176,19 @@ impl<'s, 'a> Frontier<'s, 'a> {
                 );
                 break;
             };
-            self.split_position(at, &line);
+            let again = self.more_nodes_for(at);
+            if let Some(nodes) = again {
+                self.search_again(at, &line, nodes);
+            } else {
+                self.split_position(at, &line);
+            }
             self.count();
             let root = &self.tree[0];
             if !root.value.is_open() || self.split.stop.load(Ordering::Relaxed) {
                 break;
+            }
+            if again.is_some() {
+                continue;
             }
             if !self.tree[at].split {
                 // Its moves could not be searched: the game is over there
@@ -233,16 +275,60 @@ impl<'s, 'a> Frontier<'s, 'a> {
         (!self.tree[at].looping).then_some((at, line))
     }
 
+    /// The nodes to search the position at `at` again with, chosen to be
+    /// split, when it is to be searched again first: it was left open by a
+    /// search within fewer than `--move-nodes` (with `--try-nodes`).
+    fn more_nodes_for(&self, at: usize) -> Option<u64> {
+        let branch = &self.tree[at];
+        let try_nodes = self.try_nodes?;
+        let most = self.split.limits.move_nodes?;
+        let searched = branch.nodes.unwrap_or(0);
+        let open = at != 0 && !branch.split && branch.value.is_open();
+        (open && searched < most).then(|| {
+            let more = searched.saturating_mul(MORE_NODES).max(try_nodes);
+            more.min(most)
+        })
+    }
+
+    /// Searches the position at `at` (reached by `line`), left open, again
+    /// within `nodes`, in the search kept (which may still hold what the
+    /// last found). Left as it was when the run is stopped during it.
+    fn search_again(&mut self, at: usize, line: &[Move], nodes: u64) {
+        let pos = self.tree[at].pos.clone();
+        self.searched_again += 1;
+        eprintln!(
+            "  {}: chosen again, searched within {nodes} nodes ({:.1} s)",
+            Splitter::words(line),
+            self.split.started.elapsed().as_secs_f64()
+        );
+        let limits = self.split.limits;
+        self.split.limits.move_nodes = Some(nodes);
+        let found = self.split.node(&pos, &mut line.to_vec(), 0, 0);
+        self.split.limits = limits;
+        if self.split.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let branch = &mut self.tree[at];
+        branch.value = found.value;
+        branch.nodes = Some(nodes);
+        branch.strategy = found.strategy.filter(|_| !found.value.is_open());
+    }
+
     /// Searches the moves of the position at `at` (reached by `line`),
     /// the engine's best first, up to one that decides it, and adds the
-    /// positions after them to the tree. Left as it was when the game is
-    /// over there, or the run is stopped before all are searched.
+    /// positions after them to the tree; with `--try-nodes`, each within
+    /// those nodes (or as found before with more). Left as it was when the
+    /// game is over there, or the run is stopped before all are searched.
     fn split_position(&mut self, at: usize, line: &[Move]) {
         let pos = self.tree[at].pos.clone();
         let Ok((moves, afters)) = first_moves(&pos) else {
             return;
         };
         self.steps += 1;
+        let limits = self.split.limits;
+        if let Some(try_nodes) = self.try_nodes {
+            self.split.limits.move_nodes = Some(try_nodes);
+        }
         let (decisive, opposite) = self.split.stakes(&pos);
         let keys: Vec<u64> = afters.iter().map(table_key).collect();
         let order = self.split.order(&pos, &afters, &keys, decisive);
@@ -262,6 +348,8 @@ impl<'s, 'a> Frontier<'s, 'a> {
         } else {
             self.split.one_by_one(&here, &mut walked, 1, 1)
         };
+        let searched_with = self.split.limits.move_nodes;
+        self.split.limits = limits;
         // Stopped part way: what was found is kept in the file, but the
         // position is not split until all of it is.
         if decided_by.is_none() && found.len() < moves.len() {
@@ -278,6 +366,12 @@ impl<'s, 'a> Frontier<'s, 'a> {
             } else {
                 leaf_numbers(value)
             };
+            // Taken from a search before with more nodes, or this one's.
+            let nodes = self
+                .split
+                .met
+                .get(&keys[i])
+                .map_or(searched_with, |m| m.nodes);
             self.tree.push(Branch {
                 pos: afters[i].clone(),
                 key: keys[i],
@@ -285,6 +379,7 @@ impl<'s, 'a> Frontier<'s, 'a> {
                 below: Vec::new(),
                 split: false,
                 value,
+                nodes,
                 proof_number,
                 disproof_number,
                 height: 0,
@@ -302,18 +397,23 @@ impl<'s, 'a> Frontier<'s, 'a> {
     /// Counts every position's value and numbers again from those below
     /// it (children come after their parents in the tree, so a walk from
     /// the last up meets each before its parent). A position decided
-    /// elsewhere (another line, the file of values) takes that value; one
-    /// newly decided from its moves is kept as [`Splitter::remember`]
-    /// keeps any.
+    /// elsewhere (another line, the file of values) takes that value, and
+    /// one left open takes what a search with more nodes found for it in
+    /// another line; one newly decided from its moves is kept as
+    /// [`Splitter::remember`] keeps any.
     fn count(&mut self) {
         for at in (0..self.tree.len()).rev() {
             let key = self.tree[at].key;
-            let elsewhere = self
-                .split
-                .met
-                .get(&key)
-                .map(|&(value, _)| value)
-                .filter(|value| !value.is_open() && at != 0);
+            let met = self.split.met.get(&key).copied().filter(|_| at != 0);
+            let elsewhere = met.map(|m| m.value).filter(|value| !value.is_open());
+            let branch = &mut self.tree[at];
+            if let Some(met) = met.filter(|m| m.value.is_open() && m.nodes > branch.nodes)
+                && !branch.split
+                && branch.value.is_open()
+            {
+                branch.value = met.value;
+                branch.nodes = met.nodes;
+            }
             let branch = &self.tree[at];
             let below = branch.split.then(|| self.counted_from_below(at));
             let decided_below = below.is_some_and(|(value, _, _)| !value.is_open());
@@ -529,17 +629,28 @@ impl<'s, 'a> Frontier<'s, 'a> {
     /// Says where the tree stands: its size, the line to the position that
     /// would be split next, and how many positions are left open.
     fn print_frontier(&self) {
-        let open_leaves = self
+        let open_leaves: Vec<&Branch> = self
             .tree
             .iter()
             .filter(|b| !b.split && b.value.is_open())
-            .count();
+            .collect();
+        let tried = match (self.try_nodes, self.split.limits.move_nodes) {
+            (Some(_), Some(most)) => format!(
+                " ({} of them searched within fewer than --move-nodes; {} searches made again with more)",
+                open_leaves
+                    .iter()
+                    .filter(|b| b.nodes.is_none_or(|n| n < most))
+                    .count(),
+                self.searched_again
+            ),
+            _ => String::new(),
+        };
         let root = &self.tree[0];
         eprintln!(
-            "{} positions split, {} in the tree, {} left open and not split; the start's proof number {}, disproof number {} ({:.1} s)",
+            "{} positions split, {} in the tree, {} left open and not split{tried}; the start's proof number {}, disproof number {} ({:.1} s)",
             self.steps,
             self.tree.len(),
-            open_leaves,
+            open_leaves.len(),
             shown(root.proof_number),
             shown(root.disproof_number),
             self.split.started.elapsed().as_secs_f64()

@@ -26,23 +26,25 @@ use crate::prove::MovesLimits;
 pub(super) struct KnownFile {
     path: PathBuf,
     file: File,
-    /// The run's `--move-nodes`, when it is the only limit of each search
-    /// (no `--move-time`): an open value is written only then.
-    open_found_with: Option<u64>,
+    /// Whether the run's searches stop at a node limit alone
+    /// (`--move-nodes`, no `--move-time`): an open value is written only
+    /// then.
+    writes_open: bool,
 }
 
 impl KnownFile {
     /// Opens (or creates) the file at `path` for a run looking for
     /// `side`'s win from `pos` (whose variant, symmetry option and board the
-    /// values must be of) within `limits`: the file and the values in it
-    /// the run may take, in the order written.
+    /// values must be of) within `limits`, whose searches are allowed at
+    /// least `fewest_nodes` (`--try-nodes`, or `--move-nodes`): the file
+    /// and the values in it the run may take, in the order written.
     pub fn open(
         path: &Path,
         pos: &Position,
         side: Color,
         limits: &MovesLimits,
+        fewest_nodes: Option<u64>,
     ) -> Result<(KnownFile, Vec<KnownValue>), Failure> {
-        let move_nodes = limits.move_nodes;
         let shown = path.display();
         let mut file = open_to_add_to(path)?;
         let mut text = String::new();
@@ -58,7 +60,7 @@ impl KnownFile {
                 .map_err(|e| Failure::Run(format!("cannot write to {shown}: {e}")))?;
             Vec::new()
         } else {
-            let read = known::read_values(&text, &header, pos, move_nodes)
+            let read = known::read_values(&text, &header, pos, fewest_nodes)
                 .map_err(|e| Failure::Input(format!("{shown}: {e}")))?;
             if let Some(line) = read.cut_short {
                 eprintln!("line {line} of {shown} is cut short and left out");
@@ -68,25 +70,27 @@ impl KnownFile {
         let known = KnownFile {
             path: path.to_owned(),
             file,
-            open_found_with: move_nodes.filter(|_| limits.move_time.is_none()),
+            writes_open: limits.move_nodes.is_some() && limits.move_time.is_none(),
         };
         Ok((known, values))
     }
 
     /// Appends the `value` found for `position`, split `reach` plies below
-    /// (an open value only with `--move-nodes` and no `--move-time`, whose
-    /// stop is not the same from run to run), one whole line at a time
-    /// so that a run stopped at any point leaves only whole lines.
+    /// by searches of at most `nodes` nodes (an open value only with
+    /// `--move-nodes` and no `--move-time`, whose stop is not the same from
+    /// run to run), one whole line at a time so that a run stopped at any
+    /// point leaves only whole lines.
     pub fn write(
         &mut self,
         position: &Position,
         value: SideValue,
         reach: u32,
+        nodes: Option<u64>,
     ) -> Result<(), Failure> {
-        if value.is_open() && self.open_found_with.is_none() {
+        if value.is_open() && !self.writes_open {
             return Ok(());
         }
-        let line = known::value_line(value, reach, self.open_found_with, position);
+        let line = known::value_line(value, reach, nodes, position);
         self.file
             .write_all(line.as_bytes())
             .map_err(|e| Failure::Run(format!("cannot write to {}: {e}", self.path.display())))
