@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::Deref;
 
-use crate::{Direction, MAX_DIMENSION, Square};
+use crate::{BoardSize, Direction, MAX_DIMENSION, Square};
 
 /// A move: the tail piece, the direction, how many pieces move and how far.
 ///
@@ -76,6 +76,37 @@ impl Move {
             distance: 0,
             captures: 0,
         }
+    }
+
+    /// The same move seen in a mirror down the middle of a board of `size`
+    /// (files `a` and last swap, east and west swap): the move of the
+    /// reflected position ([`crate::Position::reflected`]) that gives the
+    /// reflection of the position after this one. `None` when the move's
+    /// tail is not on the board.
+    pub fn reflected(self, size: BoardSize) -> Option<Move> {
+        let Some(step) = self.sidestep() else {
+            return Some(Move {
+                tail: self.tail.reflected(size)?,
+                direction: self.direction.reflected(),
+                ..self
+            });
+        };
+        // A run along a rank is named from its western end, which the
+        // mirror makes its eastern one.
+        let (tail, line) = match self.direction.reflected() {
+            Direction::West => (
+                self.tail
+                    .offset(self.direction, i32::from(self.group) - 1)?,
+                Direction::East,
+            ),
+            line => (self.tail, line),
+        };
+        Some(Move {
+            tail: tail.reflected(size)?,
+            direction: line,
+            distance: (step.reflected().index() as u8) << 5,
+            ..self
+        })
     }
 
     /// Whether the move places a stone (Stumbling Blocks) rather than

@@ -349,6 +349,21 @@ impl Position {
         with_core!(self, c => c.symmetry())
     }
 
+    /// The position seen in a mirror down the middle of the board (see
+    /// [`Setup::reflected`]), of the same variant and symmetry option: its
+    /// value is this one's, its moves are these ones'
+    /// [`reflected`](Move::reflected), and its
+    /// [`zobrist_hash`](Position::zobrist_hash) is this one's
+    /// [`reflected_zobrist_hash`](Position::reflected_zobrist_hash).
+    pub fn reflected(&self) -> Position {
+        Position::from_setup_in(
+            self.variant(),
+            &self.to_setup().reflected(),
+            self.symmetry(),
+        )
+        .expect("the reflection of a valid position is valid")
+    }
+
     /// The same position under another symmetry option.
     pub fn with_symmetry(&self, symmetry: Symmetry) -> Position {
         Position::from_setup_in(self.variant(), &self.to_setup(), symmetry)

@@ -36,6 +36,21 @@ enum Content {
 }
 
 impl Setup {
+    /// The setup seen in a mirror down the middle of the board: files `a`
+    /// and last swap, ranks and the side to move stay. The rules are the
+    /// same both ways, so a position's reflection is worth what it is. A
+    /// square off the board stays as it is, for the check to name.
+    pub fn reflected(&self) -> Setup {
+        let size = self.size;
+        let across = |square: Square| square.reflected(size).unwrap_or(square);
+        Setup {
+            size,
+            pieces: self.pieces.iter().map(|&(sq, c)| (across(sq), c)).collect(),
+            stones: self.stones.iter().map(|&sq| across(sq)).collect(),
+            turn: self.turn,
+        }
+    }
+
     /// The starting position on a board of `size`: White fills ranks 1 and 2,
     /// Black the top two ranks, White to move.
     pub fn start(size: BoardSize) -> Setup {

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::BoardSize;
+
 /// The largest number of files or ranks a board may have.
 pub const MAX_DIMENSION: u8 = 26;
 /// The smallest number of files or ranks a board may have.
@@ -34,6 +36,13 @@ impl Square {
     pub(crate) const fn new_unchecked(file: u8, rank: u8) -> Square {
         debug_assert!(file < MAX_DIMENSION && rank < MAX_DIMENSION);
         Square { file, rank }
+    }
+
+    /// The square in the same rank and the mirrored file of a board of
+    /// `size` (`a` and the last file swap); `None` when it is not on it.
+    pub fn reflected(self, size: BoardSize) -> Option<Square> {
+        let file = size.files().checked_sub(self.file + 1)?;
+        Some(Square::new_unchecked(file, self.rank))
     }
 
     /// Zero-based file (`a` is 0).
@@ -194,6 +203,12 @@ impl Direction {
         })
     }
 
+    /// The direction seen in a mirror down the board's middle: east and
+    /// west swap, north and south stay.
+    pub const fn reflected(self) -> Direction {
+        Direction::ALL[(8 - self as usize) % 8]
+    }
+
     /// The opposite direction.
     pub const fn opposite(self) -> Direction {
         Direction::ALL[(self as usize + 4) % 8]
@@ -218,6 +233,21 @@ mod tests {
         }
         for bad in ["", "a", "a0", "a27", "5a", "aa1", "a01", "a123", "é1"] {
             assert!(bad.parse::<Square>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reflections_swap_the_files_and_keep_the_ranks() {
+        let size = BoardSize::new(5, 4).unwrap();
+        let at = |text: &str| text.parse::<Square>().unwrap();
+        assert_eq!(at("a1").reflected(size), Some(at("e1")));
+        assert_eq!(at("c3").reflected(size), Some(at("c3")));
+        assert_eq!(at("d4").reflected(size), Some(at("b4")));
+        assert_eq!(at("f1").reflected(size), None);
+        for (direction, mirrored) in Direction::ALL.into_iter().zip(Direction::ALL) {
+            let (df, dr) = direction.step();
+            assert_eq!(direction.reflected().step(), (-df, dr));
+            assert_eq!(mirrored.reflected().reflected(), mirrored);
         }
     }
 

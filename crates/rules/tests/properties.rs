@@ -168,13 +168,17 @@ proptest! {
         for _ in 0..=plies {
             // The reflection, built square by square, is a position of the
             // same game whose hash `reflected_zobrist_hash` foretells, with
-            // as many moves, the same checks and the same crossing.
+            // as many moves, the same checks and the same crossing; it is
+            // what `Position::reflected` gives, and reflected again, the
+            // position itself.
             let mut setup = pos.to_setup();
             let last = size.files() - 1;
             let flip = |s: Square| Square::new(last - s.file(), s.rank()).unwrap();
             setup.pieces = setup.pieces.iter().map(|&(s, c)| (flip(s), c)).collect();
             setup.stones = setup.stones.iter().map(|&s| flip(s)).collect();
             let mirror = Position::from_setup_in(variant, &setup, symmetry).unwrap();
+            prop_assert_eq!(&pos.reflected(), &mirror);
+            prop_assert_eq!(&mirror.reflected(), &pos);
             prop_assert_eq!(pos.reflected_zobrist_hash(), mirror.zobrist_hash(), "{}", pos);
             prop_assert_eq!(mirror.reflected_zobrist_hash(), pos.zobrist_hash());
             prop_assert_eq!(mirror.count_legal_moves(), pos.count_legal_moves(), "{}", pos);
@@ -184,12 +188,20 @@ proptest! {
             if legal.is_empty() {
                 break;
             }
-            // Each move's reflected hash, foretold from this position's.
+            // Each move's reflected hash, foretold from this position's; its
+            // reflection a move of the reflection, to the reflection of
+            // where it goes.
             let reflected = pos.reflected_zobrist_hash();
             for &mv in &legal {
                 let after = pos.reflected_zobrist_after(mv, reflected);
+                let across = mv.reflected(size).unwrap();
+                prop_assert!(mirror.is_legal(across), "{} in {}", mv, pos);
+                prop_assert_eq!(across.reflected(size), Some(mv));
+                let mut mirror_after = mirror.clone();
+                mirror_after.play_unchecked(across);
                 pos.play_unchecked(mv);
                 prop_assert_eq!(after, pos.reflected_zobrist_hash(), "{}", pos);
+                prop_assert_eq!(&mirror_after, &pos.reflected(), "{} in {}", mv, pos);
                 pos.undo_unchecked(mv);
             }
             pos.play_unchecked(*rng.pick(&legal));
