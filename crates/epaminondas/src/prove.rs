@@ -703,6 +703,20 @@ fn with_first(pos: &Position, found: Option<Strategy>, first: Move) -> Option<St
     Some(strategy)
 }
 
+/// `strategy` seen in a mirror: each of its positions reflected, with the
+/// reflection of its move (see [`Position::reflected`]), which proves the
+/// same of the reflection of its start. `None` if a position's text does
+/// not read (never for one read from a search).
+fn reflected(strategy: &Strategy) -> Option<Strategy> {
+    strategy
+        .iter()
+        .map(|(at, &mv)| {
+            let pos: Position = at.parse().ok()?;
+            Some((pos.reflected().to_string(), mv.reflected(pos.size())?))
+        })
+        .collect()
+}
+
 /// The strategies `parts` (after different moves) joined into one, a
 /// position already in one keeping its move (see `root_proofs`); `None`
 /// when one is missing.

@@ -559,6 +559,34 @@ fn solve_best_first_splits_where_nearest_to_deciding_the_start() {
 }
 
 #[test]
+fn solve_try_nodes_reads_the_proof_of_a_reflection_from_the_search_that_decided_it() {
+    // 4x4 without the symmetry rule, 50,000 nodes, tries of 25,000: a
+    // position Black holds, decided by a search of 25,000 nodes, is met
+    // again as its reflection when the proof is read. A search made again
+    // (even with 16 times the nodes) does not decide it, nor do its
+    // moves within 25,000: its proof is the first one's, reflected. (The
+    // build before took neither, and wrote no proof.)
+    let (_dir, paths) = temp_files(["4x4-off.proof"]);
+    let proof = paths[0].as_str();
+    let tried = [
+        "--symmetry",
+        "off",
+        "--best-first",
+        "--try-nodes",
+        "25000",
+        "--proof",
+        proof,
+    ];
+    let out = solve_moves_on("4x4", "white", "50000", &tried);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        verified(proof).starts_with("proof checked: white cannot force a win (black holds) from "),
+        "{}",
+        verified(proof)
+    );
+}
+
+#[test]
 fn solve_try_nodes_gives_the_full_nodes_only_to_the_positions_the_tree_chooses() {
     // 4x4, White, 20,000 nodes a position, but a split's moves searched
     // within 5,000 first: those left open are searched again with more

@@ -955,6 +955,16 @@ impl Splitter<'_> {
         }
     }
 
+    /// Runs `searches` within `limits` in place of the run's, which are
+    /// set back after: the best-first tree searches with fewer nodes
+    /// (`--try-nodes`) or more (a proof read again) than `--move-nodes`.
+    fn within<T>(&mut self, limits: MovesLimits, searches: impl FnOnce(&mut Self) -> T) -> T {
+        let kept = std::mem::replace(&mut self.limits, limits);
+        let done = searches(self);
+        self.limits = kept;
+        done
+    }
+
     /// How a search is made here: one of `searches` sharing the memory,
     /// stopped by `stop`, no progress printed.
     fn setup<'s>(&self, searches: usize, stop: &'s AtomicBool) -> Setup<'s> {

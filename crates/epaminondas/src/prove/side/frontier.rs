@@ -40,7 +40,7 @@ use epaminondas_engine::dfpn::known::SideValue;
 use epaminondas_engine::dfpn::table_key;
 use epaminondas_rules::{Move, Position};
 
-use super::super::{Strategy, first_moves, joined, with_first};
+use super::super::{MovesLimits, Strategy, first_moves, joined, reflected, with_first};
 use super::{Choices, Found, Splitter};
 use crate::output::outln;
 
@@ -301,10 +301,13 @@ impl<'s, 'a> Frontier<'s, 'a> {
             Splitter::words(line),
             self.split.started.elapsed().as_secs_f64()
         );
-        let limits = self.split.limits;
-        self.split.limits.move_nodes = Some(nodes);
-        let found = self.split.node(&pos, &mut line.to_vec(), 0, 0);
-        self.split.limits = limits;
+        let limits = MovesLimits {
+            move_nodes: Some(nodes),
+            ..self.split.limits
+        };
+        let found = self
+            .split
+            .within(limits, |split| split.node(&pos, &mut line.to_vec(), 0, 0));
         if self.split.stop.load(Ordering::Relaxed) {
             return;
         }
@@ -325,10 +328,10 @@ impl<'s, 'a> Frontier<'s, 'a> {
             return;
         };
         self.steps += 1;
-        let limits = self.split.limits;
-        if let Some(try_nodes) = self.try_nodes {
-            self.split.limits.move_nodes = Some(try_nodes);
-        }
+        let limits = MovesLimits {
+            move_nodes: self.try_nodes.or(self.split.limits.move_nodes),
+            ..self.split.limits
+        };
         let (decisive, opposite) = self.split.stakes(&pos);
         let keys: Vec<u64> = afters.iter().map(table_key).collect();
         let order = self.split.order(&pos, &afters, &keys, decisive);
@@ -343,13 +346,14 @@ impl<'s, 'a> Frontier<'s, 'a> {
         let mut walked = line.to_vec();
         // (One ply, with "deeper" allowed, so that the proofs found are
         // kept whatever is left open beside them.)
-        let (found, decided_by) = if self.split.threads > 1 {
-            self.split.side_by_side(&here, &mut walked)
-        } else {
-            self.split.one_by_one(&here, &mut walked, 1, 1)
-        };
-        let searched_with = self.split.limits.move_nodes;
-        self.split.limits = limits;
+        let (found, decided_by) = self.split.within(limits, |split| {
+            if split.threads > 1 {
+                split.side_by_side(&here, &mut walked)
+            } else {
+                split.one_by_one(&here, &mut walked, 1, 1)
+            }
+        });
+        let searched_with = limits.move_nodes;
         // Stopped part way: what was found is kept in the file, but the
         // position is not split until all of it is.
         if decided_by.is_none() && found.len() < moves.len() {
@@ -550,15 +554,21 @@ impl<'s, 'a> Frontier<'s, 'a> {
             }
             // Decided by a split in a run before (the file of values),
             // not found again by its own search: split again, its moves'
-            // values taken from the file, and their proofs read below.
-            if self.tree[at].split {
-                return None;
+            // values taken from the file, and their proofs read below
+            // (those searched, within all of `--move-nodes`).
+            if !self.tree[at].split {
+                let try_nodes = self.try_nodes.take();
+                self.split.keep_proofs = false;
+                self.split_position(at, line);
+                self.split.keep_proofs = true;
+                self.try_nodes = try_nodes;
+                self.count();
             }
-            self.split.keep_proofs = false;
-            self.split_position(at, line);
-            self.split.keep_proofs = true;
-            self.count();
             if !self.tree[at].decided_below {
+                eprintln!(
+                    "  {}: decided, but not again by its own search, nor by its moves",
+                    Splitter::words(line)
+                );
                 return None;
             }
         }
@@ -597,23 +607,47 @@ impl<'s, 'a> Frontier<'s, 'a> {
     /// the same limits, and last with [`PROOF_RETRY`] times the nodes and
     /// time.
     fn leaf_proof(&mut self, at: usize, pos: &Position, line: &mut Vec<Move>) -> Option<Strategy> {
-        if *pos == self.tree[at].pos
-            && let Some(strategy) = self.tree[at].strategy.take()
-        {
-            return Some(strategy);
+        // Read by the search that decided it, here or where the same
+        // position or its reflection was met in another line (whose value
+        // this one took): a search made again from scratch may not decide
+        // it within the same nodes, the search before having started from
+        // what the ones before it left in the table (`--try-nodes`).
+        // (Kept: its reflection may be met after it.)
+        let key = self.tree[at].key;
+        let mut mirrored = None;
+        for branch in self.tree.iter().filter(|b| b.key == key) {
+            let Some(strategy) = &branch.strategy else {
+                continue;
+            };
+            if branch.pos == *pos {
+                return Some(strategy.clone());
+            }
+            let mirror = mirrored.get_or_insert_with(|| pos.reflected());
+            if branch.pos == *mirror
+                && let Some(strategy) = reflected(strategy)
+            {
+                return Some(strategy);
+            }
         }
-        let limits = self.split.limits;
         let mut found = self.split.node(pos, line, 0, 0);
         for widen in [1, PROOF_RETRY] {
             if !found.value.is_open() {
                 break;
             }
             self.split.search = None;
-            self.split.limits.move_nodes = limits.move_nodes.map(|n| n.saturating_mul(widen));
-            self.split.limits.move_time = limits.move_time.map(|t| t * widen as u32);
-            found = self.split.node(pos, line, 0, 0);
+            let limits = MovesLimits {
+                move_nodes: self
+                    .split
+                    .limits
+                    .move_nodes
+                    .map(|n| n.saturating_mul(widen)),
+                move_time: self.split.limits.move_time.map(|t| t * widen as u32),
+                ..self.split.limits
+            };
+            found = self
+                .split
+                .within(limits, |split| split.node(pos, line, 0, 0));
         }
-        self.split.limits = limits;
         found.strategy.filter(|_| !found.value.is_open())
     }
 
