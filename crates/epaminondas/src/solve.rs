@@ -109,6 +109,16 @@ pub struct SolveArgs {
     #[arg(long, requires_all = ["best_first", "move_nodes"], value_name = "NODES",
           value_parser = clap::value_parser!(u64).range(1..))]
     try_nodes: Option<u64>,
+    /// With --best-first: where an open position's proof and disproof
+    /// numbers come from: "flat", 1 and 1 each (3 and 1 where no win was
+    /// found but the hold not proven), the default; or "search", the
+    /// numbers its own search stopped at, each as 1 + its base-2
+    /// logarithm (proof-number search over searches, PN²), so that the
+    /// tree turns first to the positions whose searches came nearest. A
+    /// position whose value was read from --known, not searched in this
+    /// run, counts as flat.
+    #[arg(long, requires = "best_first", value_name = "FROM", value_parser = leaf_numbers)]
+    leaf_numbers: Option<bool>,
     /// With --moves --side: search this many positions side by side (1 to
     /// 256; 1, the default), each in a table of its own, --memory and
     /// --hold-memory shared out among them: the positions after each move
@@ -206,6 +216,15 @@ pub struct SolveArgs {
     time: Option<f64>,
 }
 
+/// Whether `--leaf-numbers` takes the searches' own numbers.
+fn leaf_numbers(s: &str) -> Result<bool, String> {
+    match s.trim() {
+        "flat" => Ok(false),
+        "search" => Ok(true),
+        _ => Err(format!("'{s}' is neither flat nor search")),
+    }
+}
+
 fn start_numbers(s: &str) -> Result<StartNumbers, String> {
     match s.trim() {
         "eval" => Ok(StartNumbers::Evaluation),
@@ -300,6 +319,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
                     threads: args.threads.unwrap_or(1) as usize,
                     best_first: args.best_first,
                     try_nodes: args.try_nodes,
+                    searched_leaf_numbers: args.leaf_numbers.unwrap_or(false),
                 },
                 limits,
                 crate::prove::SideFiles {

@@ -559,6 +559,43 @@ fn solve_best_first_splits_where_nearest_to_deciding_the_start() {
 }
 
 #[test]
+fn solve_leaf_numbers_search_steers_the_tree_by_what_the_searches_left() {
+    // 4x4, White, 20,000 nodes a position: with the searches' own numbers
+    // the tree splits other positions (or the same in another order) than
+    // with 1 and 1 each, and comes to the same value.
+    let splits = |numbers: &str| {
+        let out = solve_moves_on(
+            "4x4",
+            "white",
+            "20000",
+            &["--best-first", "--leaf-numbers", numbers],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("white cannot force a win: none of its 2 moves wins ("),
+            "{}",
+            stdout(&out)
+        );
+        let lines: Vec<String> = stderr(&out)
+            .lines()
+            .filter(|l| l.starts_with("split "))
+            .map(|l| l.split(" (").next().unwrap_or(l).to_owned())
+            .collect();
+        assert!(!lines.is_empty());
+        lines
+    };
+    assert_ne!(splits("flat"), splits("search"));
+    refused_moves_on_4x4(
+        &["--side", "white", "--leaf-numbers", "search"],
+        "--best-first",
+    );
+    refused_moves_on_4x4(
+        &["--side", "white", "--best-first", "--leaf-numbers", "deep"],
+        "'deep' is neither flat nor search",
+    );
+}
+
+#[test]
 fn solve_try_nodes_reads_the_proof_of_a_reflection_from_the_search_that_decided_it() {
     // 4x4 without the symmetry rule, 50,000 nodes, tries of 25,000: a
     // position Black holds, decided by a search of 25,000 nodes, is met

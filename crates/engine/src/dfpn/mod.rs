@@ -1035,6 +1035,49 @@ impl<'a> ProofSearch<'a> {
         }
     }
 
+    /// The proof and disproof numbers of the last start (from the
+    /// prover's side), from its moves' entries in the table: how far a
+    /// search stopped short of a proof was from one (at least that many
+    /// positions still to prove, or to disprove), as proof-number search
+    /// over searches (PN²) takes a leaf's numbers from the search below
+    /// it. 0 and infinite (`u64::MAX`) when decided; a move the table does
+    /// not hold counts 1 and 1.
+    pub fn root_numbers(&self) -> (u64, u64) {
+        let wide = |n: u32| {
+            if n == INFINITY {
+                u64::MAX
+            } else {
+                u64::from(n)
+            }
+        };
+        match self.verdict {
+            Verdict::Proven => return (0, u64::MAX),
+            Verdict::NoWinFound => return (u64::MAX, 0),
+            Verdict::Stopped => {}
+        }
+        let prover_to_move = self.root.turn() == self.prover;
+        let (mut one, mut all) = (INFINITY, 0);
+        let mut pos = self.root.clone();
+        let moves = pos.legal_moves();
+        for &mv in moves.iter() {
+            pos.play_unchecked(mv);
+            let numbers = match self.settled(&pos) {
+                Some(numbers) => numbers,
+                None => self
+                    .table
+                    .get(table_key(&pos))
+                    .map_or(Entry::UNSEARCHED.numbers(), Entry::numbers),
+            };
+            pos.undo_unchecked(mv);
+            // φ and δ of the side to move: the best move's, and all of them.
+            let (phi, delta) = numbers.phi_delta(!prover_to_move);
+            one = one.min(delta);
+            all = add(all, phi);
+        }
+        let numbers = Numbers::from_phi_delta(one, all, prover_to_move);
+        (wide(numbers.proof), wide(numbers.disproof))
+    }
+
     /// How the search ended.
     pub fn verdict(&self) -> Verdict {
         self.verdict
@@ -2258,6 +2301,51 @@ mod tests {
             assert_eq!(proof.header.claim, Claim::Holds(!prover));
             assert!(proof.positions > 1);
         }
+    }
+
+    #[test]
+    fn a_stopped_search_says_how_far_its_start_is_from_a_proof() {
+        // 4x5 is White's, 4x4 without the rule no one's: stopped within 10,000
+        // nodes, the start's numbers are those of its moves' entries,
+        // neither 0 nor infinite; decided, 0 and infinite.
+        let stop = AtomicBool::new(false);
+        let pos = start(4, 5);
+        let limits = ProofLimits {
+            max_nodes: Some(10_000),
+            ..ProofLimits::default()
+        };
+        let mut found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
+        assert_eq!(found.verdict(), Verdict::Stopped);
+        let (proof, disproof) = found.root_numbers();
+        assert!((1..u64::MAX).contains(&proof), "{proof}");
+        assert!((1..u64::MAX).contains(&disproof), "{disproof}");
+        // White moves at the start: its proof number is the smallest of
+        // its moves', its disproof number their sum.
+        let children: Vec<Numbers> = pos
+            .legal_moves()
+            .iter()
+            .map(|&mv| {
+                let after = played(&pos, mv);
+                found
+                    .table
+                    .get(table_key(&after))
+                    .map_or(Entry::UNSEARCHED.numbers(), Entry::numbers)
+            })
+            .collect();
+        let smallest = children.iter().map(|n| u64::from(n.proof)).min();
+        assert_eq!(Some(proof), smallest);
+        assert!(disproof >= children.len() as u64);
+        found.set_max_nodes(None);
+        found.run_from(&pos);
+        assert_eq!(found.verdict(), Verdict::Proven);
+        assert_eq!(found.root_numbers(), (0, u64::MAX));
+        let held = search(
+            &start(4, 4).with_symmetry(Symmetry::Off),
+            Color::White,
+            &stop,
+        );
+        assert_eq!(held.verdict(), Verdict::NoWinFound);
+        assert_eq!(held.root_numbers(), (u64::MAX, 0));
     }
 
     #[test]

@@ -73,6 +73,10 @@ pub struct SplitShape {
     /// when the tree chooses it again (see [`frontier`]); `None`: the
     /// limits' own, from the first.
     pub try_nodes: Option<u64>,
+    /// With `best_first`: whether a position left open takes the proof
+    /// and disproof numbers its search stopped at (`--leaf-numbers
+    /// search`, PN²) instead of 1 and 1.
+    pub searched_leaf_numbers: bool,
 }
 
 /// The files a run of [`solve_moves_for_side`] reads and writes.
@@ -142,6 +146,7 @@ pub fn solve_moves_for_side(
             engine: Engine::new(16),
             threads: shape.threads.max(1),
             met: HashMap::new(),
+            numbers: HashMap::new(),
             scores: HashMap::new(),
             known_file,
             known_failure: None,
@@ -152,7 +157,7 @@ pub fn solve_moves_for_side(
         }
         split.take_given();
         let found = if shape.best_first {
-            frontier::Frontier::new(&mut split, pos, shape.try_nodes).grow(keep_proofs)
+            frontier::Frontier::new(&mut split, pos, shape).grow(keep_proofs)
         } else {
             split.passes(pos, shape, keep_proofs)
         };
@@ -237,6 +242,10 @@ struct Splitter<'a> {
     /// found before, unless its proof is wanted or it was left open and
     /// may now be searched deeper or with more nodes.
     met: HashMap<u64, Met>,
+    /// The proof and disproof numbers each position left open was left at
+    /// by its last search, by table key: the best-first tree's numbers of
+    /// such a position with `--leaf-numbers search`.
+    numbers: HashMap<u64, LeafNumbers>,
     /// The engine's scores of the positions after each move, by the
     /// position they are made from (not its table key: a reflection lists
     /// its moves in another order): each pass orders them the same way
@@ -250,6 +259,9 @@ struct Splitter<'a> {
     /// not searched, even for the proof.
     given: GivenProofs,
 }
+
+/// A position's proof and disproof numbers, from the side's view.
+type LeafNumbers = (u64, u64);
 
 /// What was found for a position (see [`Splitter::met`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -575,7 +587,7 @@ impl Splitter<'_> {
                 ..this.setup(1, this.stop)
             };
             let shared = this.search.is_some();
-            let (mut value, mut strategy) = side_value(&mut this.search, pos, setup);
+            let (mut value, mut strategy, mut numbers) = side_value(&mut this.search, pos, setup);
             // A table kept from the positions before holds their
             // disproofs too, and the other side's hold read over it can
             // grow past what it may take or fail to close where, read
@@ -600,8 +612,9 @@ impl Splitter<'_> {
                     Self::words(line)
                 );
                 this.search = None;
-                (value, strategy) = side_value(&mut this.search, pos, setup);
+                (value, strategy, numbers) = side_value(&mut this.search, pos, setup);
             }
+            this.keep_numbers(table_key(pos), numbers);
             this.print(line, value, "");
             Found {
                 value,
@@ -869,8 +882,9 @@ impl Splitter<'_> {
                             };
                             // A search of its own each time: the table is
                             // this position's alone.
-                            let (value, strategy) = side_value(&mut None, &here.afters[i], setup);
-                            if sender.send((i, value, strategy)).is_err() {
+                            let (value, strategy, numbers) =
+                                side_value(&mut None, &here.afters[i], setup);
+                            if sender.send((i, value, strategy, numbers)).is_err() {
                                 break;
                             }
                         }
@@ -895,7 +909,7 @@ impl Splitter<'_> {
                     );
                 }
                 match results.recv_timeout(Duration::from_millis(100)) {
-                    Ok((i, value, strategy)) => {
+                    Ok((i, value, strategy, numbers)) => {
                         // Stopped because another decided: not searched out.
                         if decided_by.is_some() && value == SideValue::Undecided {
                             continue;
@@ -904,6 +918,7 @@ impl Splitter<'_> {
                         self.print(line, value, "");
                         line.pop();
                         self.remember(&here.afters[i], here.keys[i], value, 0);
+                        self.keep_numbers(here.keys[i], numbers);
                         if value == here.decisive && decided_by.is_none() {
                             decided_by = Some(i);
                             halt.store(true, Ordering::Relaxed);
@@ -928,7 +943,7 @@ impl Splitter<'_> {
             };
             line.push(here.moves[i]);
             let (value, strategy) = if value == here.opposite && self.keep_proofs {
-                let (value, strategy) =
+                let (value, strategy, _) =
                     side_value(&mut None, &here.afters[i], self.setup(1, self.stop));
                 self.print(line, value, "");
                 (value, strategy)
@@ -953,6 +968,16 @@ impl Splitter<'_> {
         } else {
             (SideValue::CannotWin, SideValue::Wins)
         }
+    }
+
+    /// Keeps the `numbers` a search left the position with table `key` at
+    /// (none: it was decided, or stopped from outside) for
+    /// [`Splitter::numbers`].
+    fn keep_numbers(&mut self, key: u64, numbers: Option<LeafNumbers>) {
+        match numbers {
+            Some(numbers) => self.numbers.insert(key, numbers),
+            None => self.numbers.remove(&key),
+        };
     }
 
     /// Runs `searches` within `limits` in place of the run's, which are
@@ -1070,12 +1095,14 @@ struct Setup<'a> {
 
 /// Whether the setup's side can force a win from `start`, in the search
 /// kept in `slot`, with one of its `searches` equal shares of the memory; with `keep_proofs`, the strategy
-/// found (the win, or the other side's hold).
+/// found (the win, or the other side's hold); and the start's proof and
+/// disproof numbers where the search was stopped (see
+/// [`ProofSearch::root_numbers`]).
 fn side_value<'a>(
     slot: &mut Option<ProofSearch<'a>>,
     start: &Position,
     setup: Setup<'a>,
-) -> (SideValue, Option<Strategy>) {
+) -> (SideValue, Option<Strategy>, Option<LeafNumbers>) {
     let Setup {
         side,
         limits,
@@ -1085,7 +1112,7 @@ fn side_value<'a>(
         keep_proofs,
     } = setup;
     if stop.load(Ordering::Relaxed) {
-        return (SideValue::Undecided, None);
+        return (SideValue::Undecided, None, None);
     }
     let search = search_in(
         slot,
@@ -1097,7 +1124,9 @@ fn side_value<'a>(
     );
     let verdict = search.verdict();
     if verdict == Verdict::Stopped {
-        return (SideValue::Undecided, None);
+        // Stopped from outside, it says nothing of the position.
+        let numbers = (!stop.load(Ordering::Relaxed)).then(|| search.root_numbers());
+        return (SideValue::Undecided, None, numbers);
     }
     let hold_unread = search.hold_unread();
     let read = read_strategies(search, std::slice::from_ref(start), keep_proofs)
@@ -1115,7 +1144,7 @@ fn side_value<'a>(
         _ if read.is_some() => SideValue::CannotWin,
         _ => SideValue::NoWinFound,
     };
-    (value, read.filter(|_| keep_proofs))
+    (value, read.filter(|_| keep_proofs), None)
 }
 
 /// A move's value for `side` in words.
