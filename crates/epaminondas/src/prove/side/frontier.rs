@@ -27,6 +27,11 @@
 //! rule a split of a White position, about 30 moves each searched to 30
 //! million nodes, took up to 20 minutes).
 //!
+//! A position left open counts 1 and 1 (3 and 1 where no win was found
+//! but the hold not proven), or, with `--leaf-numbers search`, the
+//! numbers its own search stopped at on a log scale, so that among
+//! equals the tree turns to where the searches came nearest.
+//!
 //! The tree is kept in memory; each value found goes into the file of
 //! values (`--known`) as `--deepen`'s do, the decided positions of the
 //! tree with how deep they were split. A run started again from the file
