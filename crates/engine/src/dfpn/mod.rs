@@ -2303,6 +2303,14 @@ mod tests {
         }
     }
 
+    /// The default limits, but stopped after `nodes` nodes.
+    fn within_nodes(nodes: u64) -> ProofLimits {
+        ProofLimits {
+            max_nodes: Some(nodes),
+            ..ProofLimits::default()
+        }
+    }
+
     #[test]
     fn a_stopped_search_says_how_far_its_start_is_from_a_proof() {
         // 4x5 is White's, 4x4 without the rule no one's: stopped within 10,000
@@ -2310,10 +2318,7 @@ mod tests {
         // neither 0 nor infinite; decided, 0 and infinite.
         let stop = AtomicBool::new(false);
         let pos = start(4, 5);
-        let limits = ProofLimits {
-            max_nodes: Some(10_000),
-            ..ProofLimits::default()
-        };
+        let limits = within_nodes(10_000);
         let mut found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
         assert_eq!(found.verdict(), Verdict::Stopped);
         let (proof, disproof) = found.root_numbers();
@@ -2354,10 +2359,7 @@ mod tests {
         // stopped, at the same count every time (checked every 256 nodes).
         let stop = AtomicBool::new(false);
         let pos = start(4, 5);
-        let limits = ProofLimits {
-            max_nodes: Some(10_000),
-            ..ProofLimits::default()
-        };
+        let limits = within_nodes(10_000);
         let counts: Vec<u64> = (0..2)
             .map(|_| {
                 let found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
@@ -2555,10 +2557,7 @@ mod tests {
         // the hold falls back to it instead of giving up.
         let stop = AtomicBool::new(false);
         let pos = start(4, 4).with_symmetry(Symmetry::Off);
-        let limits = ProofLimits {
-            max_nodes: Some(20_000),
-            ..ProofLimits::default()
-        };
+        let limits = within_nodes(20_000);
         let mut found = ProofSearch::run(&pos, Color::White, limits, &stop, |_| {});
         assert_eq!(found.verdict(), Verdict::Stopped);
         found.set_max_nodes(None);
@@ -2599,18 +2598,6 @@ mod tests {
         assert!(mark.repeats(&[3, 5, 8]));
     }
 
-    fn reflected(text: &str, symmetry: Symmetry) -> Position {
-        let (board, turn) = text.split_once(' ').unwrap();
-        let ranks: Vec<String> = board
-            .split('/')
-            .map(|r| r.chars().rev().collect())
-            .collect();
-        format!("{} {turn}", ranks.join("/"))
-            .parse::<Position>()
-            .unwrap()
-            .with_symmetry(symmetry)
-    }
-
     #[test]
     fn a_proof_is_walked_from_the_reflected_start_too() {
         let stop = AtomicBool::new(false);
@@ -2630,7 +2617,7 @@ mod tests {
             ),
         ] {
             let pos = text.parse::<Position>().unwrap().with_symmetry(symmetry);
-            let mirrored = reflected(text, symmetry);
+            let mirrored = pos.reflected();
             assert_ne!(pos.to_string(), mirrored.to_string());
             let found = search(&pos, prover, &stop);
             let direct = checked(&found, &pos);
