@@ -47,6 +47,7 @@ pub fn check_known(data: &[u8]) {
                     known.value,
                     known.reach,
                     known.nodes,
+                    known.numbers,
                     &known.position,
                 ));
             }

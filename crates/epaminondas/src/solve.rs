@@ -114,9 +114,10 @@ pub struct SolveArgs {
     /// found but the hold not proven), the default; or "search", the
     /// numbers its own search stopped at, each as 1 + its base-2
     /// logarithm (proof-number search over searches, PN²), so that the
-    /// tree turns first to the positions whose searches came nearest. A
-    /// position whose value was read from --known, not searched in this
-    /// run, counts as flat.
+    /// tree turns first to the positions whose searches came nearest. The
+    /// numbers are kept in --known with the value, for a run started
+    /// again; a position read from a file written before they were (before
+    /// 2026-12-07) counts as flat.
     #[arg(long, requires = "best_first", value_name = "FROM", value_parser = leaf_numbers)]
     leaf_numbers: Option<bool>,
     /// With --moves --side: search this many positions side by side (1 to

@@ -563,13 +563,13 @@ fn solve_leaf_numbers_search_steers_the_tree_by_what_the_searches_left() {
     // 4x4, White, 20,000 nodes a position: with the searches' own numbers
     // the tree splits other positions (or the same in another order) than
     // with 1 and 1 each, and comes to the same value.
-    let splits = |numbers: &str| {
-        let out = solve_moves_on(
-            "4x4",
-            "white",
-            "20000",
-            &["--best-first", "--leaf-numbers", numbers],
-        );
+    let (_dir, paths) = temp_files(["search.known", "again.known", "flat.known"]);
+    let splits = |numbers: &str, known: &str| {
+        let mut args = vec!["--best-first", "--leaf-numbers", numbers];
+        if !known.is_empty() {
+            args.extend(["--known", known]);
+        }
+        let out = solve_moves_on("4x4", "white", "20000", &args);
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(
             stdout(&out).contains("white cannot force a win: none of its 2 moves wins ("),
@@ -579,12 +579,36 @@ fn solve_leaf_numbers_search_steers_the_tree_by_what_the_searches_left() {
         let lines: Vec<String> = stderr(&out)
             .lines()
             .filter(|l| l.starts_with("split "))
-            .map(|l| l.split(" (").next().unwrap_or(l).to_owned())
+            .map(|l| l.split("; ").next().unwrap_or(l).to_owned())
             .collect();
         assert!(!lines.is_empty());
         lines
     };
-    assert_ne!(splits("flat"), splits("search"));
+    let searched = splits("search", &paths[0]);
+    let lines = |splits: &[String]| {
+        splits
+            .iter()
+            .map(|l| l.split(" (").next().unwrap_or(l).to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(lines(&splits("flat", "")), lines(&searched));
+    // The file keeps each undecided position's numbers with its value: a
+    // run started again from the file's first value counts the start as
+    // the run that wrote it did, where without them (a file of a build
+    // before) the position read counts 1 and 1.
+    let kept = std::fs::read_to_string(&paths[0]).unwrap();
+    let first: String = kept.split_inclusive('\n').take(2).collect();
+    assert!(first.contains("\nundecided 0 20000 numbers="), "{kept}");
+    std::fs::write(&paths[1], &first).unwrap();
+    let without: Vec<&str> = first
+        .split(' ')
+        .filter(|field| !field.starts_with("numbers="))
+        .collect();
+    std::fs::write(&paths[2], without.join(" ")).unwrap();
+    let flat_start = "split 1: the start (the start's proof number 1, disproof number 1";
+    assert_ne!(searched[0], flat_start);
+    assert_eq!(splits("search", &paths[1])[0], searched[0]);
+    assert_eq!(splits("search", &paths[2])[0], flat_start);
     refused_moves_on_4x4(
         &["--side", "white", "--leaf-numbers", "search"],
         "--best-first",

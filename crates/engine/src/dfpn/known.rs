@@ -11,13 +11,18 @@
 //! epaminondas-known 1 variant epaminondas symmetry off side black
 //! wins 0 20000000 bb1bb1/wbbbb1/bwwww1/ww1ww1 b
 //! no-win-found 2 20000000 bbb1b1/wbbbb1/1wwwwb/1w1www b
+//! undecided 0 20000000 numbers=14/301 bbb1b1/wbbbb1/1wwwww/1w1w1w b
 //! ```
 //!
 //! The first line ([`header`]) names the game and the side whose win the
 //! values are about. Each line after it ([`value_line`]) holds a value
 //! (`wins`, `cannot-win`, `no-win-found`, `undecided`), how many plies
 //! below the position it was split (0: searched whole), the node limit of
-//! each search of the run that found it (`-` for none) and the position. A
+//! each search of the run that found it (`-` for none) and the position;
+//! an `undecided` value may also say, before the position, the proof and
+//! disproof numbers its search stopped at (`numbers=PROOF/DISPROOF`), which
+//! the best-first tree of `--leaf-numbers search` steers by, so that a run
+//! started again steers as the run that found them did. A
 //! decided value (`wins`, `cannot-win`) holds for any run. An open one
 //! only says how far a search got: it is worth writing only for a run
 //! whose searches stop at a node limit (the same point on any machine),
@@ -83,6 +88,9 @@ pub struct KnownValue {
     /// The node limit of each search of the run that found it (`None`: no
     /// node limit). An open value serves a search allowed no more nodes.
     pub nodes: Option<u64>,
+    /// The proof and disproof numbers an undecided position's search
+    /// stopped at, from the side's view, where the line says them.
+    pub numbers: Option<(u64, u64)>,
 }
 
 /// The values of a file that a run may take, in the order written.
@@ -144,12 +152,27 @@ pub fn header(pos: &Position, side: Color) -> String {
     )
 }
 
+/// What the field of an undecided value's proof and disproof numbers
+/// starts with.
+const NUMBERS: &str = "numbers=";
+
 /// The line (with its end) that keeps `value` for `position`, split
 /// `reach` plies below, found by searches limited to `nodes` nodes each
-/// (`None`: no node limit).
-pub fn value_line(value: SideValue, reach: u32, nodes: Option<u64>, position: &Position) -> String {
+/// (`None`: no node limit), with the proof and disproof `numbers` its
+/// search stopped at if it is undecided and they are known.
+pub fn value_line(
+    value: SideValue,
+    reach: u32,
+    nodes: Option<u64>,
+    numbers: Option<(u64, u64)>,
+    position: &Position,
+) -> String {
     let nodes = nodes.map_or_else(|| "-".to_owned(), |n| n.to_string());
-    format!("{} {reach} {nodes} {position}\n", value.word())
+    let numbers = match numbers.filter(|_| value == SideValue::Undecided) {
+        Some((proof, disproof)) => format!("{NUMBERS}{proof}/{disproof} "),
+        None => String::new(),
+    };
+    format!("{} {reach} {nodes} {numbers}{position}\n", value.word())
 }
 
 /// The values in the file's `text` that a run from `pos` (whose variant,
@@ -199,10 +222,11 @@ fn read_line(
 ) -> Result<Option<KnownValue>, String> {
     let mut fields = line.splitn(4, ' ');
     let mut field = |what: &str| {
-        fields
-            .next()
-            .filter(|f| !f.is_empty())
-            .ok_or_else(|| format!("{what} missing (expected: VALUE PLIES NODES POSITION)"))
+        fields.next().filter(|f| !f.is_empty()).ok_or_else(|| {
+            format!(
+                "{what} missing (expected: VALUE PLIES NODES [numbers=PROOF/DISPROOF] POSITION)"
+            )
+        })
     };
     let word = field("the value")?;
     let value = [
@@ -227,7 +251,26 @@ fn read_line(
                 .map_err(|_| format!("'{n}' is not a number of nodes (or '-')"))?,
         ),
     };
-    let text = field("the position")?;
+    let mut text = field("the position")?;
+    let mut numbers = None;
+    if let Some(rest) = text.strip_prefix(NUMBERS) {
+        let (field, after) = rest.split_once(' ').unwrap_or((rest, ""));
+        if value != SideValue::Undecided {
+            return Err(format!("only an undecided value has numbers, not '{word}'"));
+        }
+        let parsed = field.split_once('/').and_then(|(proof, disproof)| {
+            Some((proof.parse::<u64>().ok()?, disproof.parse::<u64>().ok()?))
+        });
+        numbers = Some(parsed.ok_or_else(|| {
+            format!(
+                "'{NUMBERS}{field}' is not a proof and a disproof number (numbers=PROOF/DISPROOF)"
+            )
+        })?);
+        text = after;
+        if text.is_empty() {
+            return Err("the position missing after the numbers".to_owned());
+        }
+    }
     let position = text
         .parse::<Position>()
         .map_err(|e| format!("'{text}' is not a position: {e}"))?
@@ -250,6 +293,7 @@ fn read_line(
         value,
         reach,
         nodes,
+        numbers,
     }))
 }
 
@@ -272,9 +316,9 @@ mod tests {
         let text = format!(
             "{}\n{}{}{}",
             black(&pos),
-            value_line(SideValue::Wins, 0, None, &pos),
-            value_line(SideValue::NoWinFound, 2, Some(1000), &pos),
-            value_line(SideValue::Undecided, 0, None, &pos),
+            value_line(SideValue::Wins, 0, None, None, &pos),
+            value_line(SideValue::NoWinFound, 2, Some(1000), None, &pos),
+            value_line(SideValue::Undecided, 0, None, None, &pos),
         );
         assert!(text.contains("\nno-win-found 2 1000 bb1bb1/"), "{text}");
         let read = |nodes| {
@@ -328,12 +372,49 @@ mod tests {
     }
 
     #[test]
+    fn an_undecided_value_keeps_the_numbers_its_search_stopped_at() {
+        let pos = start();
+        let line = value_line(SideValue::Undecided, 0, Some(500), Some((7, 1234)), &pos);
+        assert_eq!(line, format!("undecided 0 500 numbers=7/1234 {pos}\n"));
+        // Only an undecided value has them to keep.
+        let decided = value_line(SideValue::CannotWin, 0, Some(500), Some((7, 1234)), &pos);
+        assert_eq!(decided, format!("cannot-win 0 500 {pos}\n"));
+        let text = format!("{}\n{line}{decided}", black(&pos));
+        let read = read_values(&text, &black(&pos), &pos, Some(500)).expect("read");
+        let numbers: Vec<_> = read.values.iter().map(|v| v.numbers).collect();
+        assert_eq!(numbers, [Some((7, 1234)), None]);
+        assert_eq!(read.values[0].position, pos);
+        let refused = |line: &str| {
+            read_values(
+                &format!("{}\n{line}\n", black(&pos)),
+                &black(&pos),
+                &pos,
+                None,
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        let err = refused(&format!("wins 0 - numbers=1/2 {pos}"));
+        assert!(err.contains("only an undecided value has numbers"), "{err}");
+        let err = refused(&format!("undecided 0 - numbers=1-2 {pos}"));
+        assert!(
+            err.contains("'numbers=1-2' is not a proof and a disproof number"),
+            "{err}"
+        );
+        let err = refused("undecided 0 - numbers=1/2");
+        assert!(
+            err.contains("the position missing after the numbers"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn a_file_spoilt_anywhere_is_read_or_refused_never_a_panic() {
         // Every character of a good file replaced by others that matter to
         // the reader, and the file cut short after every character.
         let pos = start();
         let good = format!(
-            "{}\nwins 0 - {pos}\nno-win-found 12 20000000 {pos}\n",
+            "{}\nwins 0 - {pos}\nno-win-found 12 20000000 {pos}\nundecided 0 9 numbers=3/27 {pos}\n",
             black(&pos)
         );
         let chars: Vec<char> = good.chars().collect();

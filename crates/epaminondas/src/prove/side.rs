@@ -512,10 +512,13 @@ impl Splitter<'_> {
         if !self.note(key, value, reach, nodes) {
             return;
         }
+        // The numbers of a position searched alone (not of one split, whose
+        // tree has its own).
+        let numbers = self.numbers.get(&key).copied().filter(|_| reach == 0);
         let Some(file) = &mut self.known_file else {
             return;
         };
-        if let Err(failure) = file.write(pos, value, reach, nodes) {
+        if let Err(failure) = file.write(pos, value, reach, nodes, numbers) {
             eprintln!("{failure}; stopping");
             self.known_failure = Some(failure);
             self.known_file = None;
@@ -554,12 +557,16 @@ impl Splitter<'_> {
     fn take_known(&mut self, values: Vec<KnownValue>, path: &Path) {
         let total = values.len();
         for known in values {
-            self.note(
-                table_key(&known.position),
-                known.value,
-                known.reach,
-                known.nodes,
-            );
+            let key = table_key(&known.position);
+            self.note(key, known.value, known.reach, known.nodes);
+            // The numbers of the search whose value is kept.
+            let kept = self
+                .met
+                .get(&key)
+                .is_some_and(|met| met.value == SideValue::Undecided && met.nodes == known.nodes);
+            if kept && known.value == SideValue::Undecided {
+                self.keep_numbers(key, known.numbers);
+            }
         }
         if total == 0 {
             eprintln!("keeping the values found in {}", path.display());
@@ -917,8 +924,8 @@ impl Splitter<'_> {
                         line.push(here.moves[i]);
                         self.print(line, value, "");
                         line.pop();
-                        self.remember(&here.afters[i], here.keys[i], value, 0);
                         self.keep_numbers(here.keys[i], numbers);
+                        self.remember(&here.afters[i], here.keys[i], value, 0);
                         if value == here.decisive && decided_by.is_none() {
                             decided_by = Some(i);
                             halt.store(true, Ordering::Relaxed);

@@ -36,7 +36,11 @@
 //! values (`--known`) as `--deepen`'s do, the decided positions of the
 //! tree with how deep they were split. A run started again from the file
 //! grows the same tree again (each position taken from the file, not
-//! searched) and goes on from where the last stopped.
+//! searched) and goes on from where the last stopped; the file keeps an
+//! undecided position's numbers too, so that with `--leaf-numbers search`
+//! the tree grown again is counted as before (without them, each open
+//! position read from the file would count 1 and 1 beside the new ones'
+//! logarithms, and the tree would turn to the old ones first).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
@@ -452,7 +456,8 @@ impl<'s, 'a> Frontier<'s, 'a> {
 
     /// The proof and disproof numbers of a position not split, with table
     /// key `key` and `value`: with `--leaf-numbers search`, where it is
-    /// open and was searched in this run, those its last search stopped
+    /// undecided and its last search's numbers are known (searched in this
+    /// run, or read from the file of values), those that search stopped
     /// at, each as 1 + its base-2 logarithm; otherwise [`leaf_numbers`]'.
     /// (Taken whole, a search's numbers, thousands to billions, swamp the
     /// tree's own sums and minima: 4x5 off, White, a million nodes a

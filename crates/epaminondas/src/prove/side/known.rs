@@ -76,7 +76,8 @@ impl KnownFile {
     }
 
     /// Appends the `value` found for `position`, split `reach` plies below
-    /// by searches of at most `nodes` nodes (an open value only with
+    /// by searches of at most `nodes` nodes, with the proof and disproof
+    /// `numbers` its search stopped at if it is undecided (an open value only with
     /// `--move-nodes` and no `--move-time`, whose stop is not the same from
     /// run to run), one whole line at a time so that a run stopped at any
     /// point leaves only whole lines.
@@ -86,11 +87,12 @@ impl KnownFile {
         value: SideValue,
         reach: u32,
         nodes: Option<u64>,
+        numbers: Option<(u64, u64)>,
     ) -> Result<(), Failure> {
         if value.is_open() && !self.writes_open {
             return Ok(());
         }
-        let line = known::value_line(value, reach, nodes, position);
+        let line = known::value_line(value, reach, nodes, numbers, position);
         self.file
             .write_all(line.as_bytes())
             .map_err(|e| Failure::Run(format!("cannot write to {}: {e}", self.path.display())))
