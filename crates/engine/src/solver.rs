@@ -154,12 +154,37 @@ pub fn winning_moves(pos: &Position, plies: u32, stop: &AtomicBool) -> Option<Ve
 
 /// The legal moves of `pos`, the largest captures first, then those that
 /// land on the mover's goal rank: the order in which the solvers try them.
+///
+/// The order is a stable sort's on that key, made by an insertion sort
+/// over keys worked out once per move: the proof search orders every
+/// position it expands, and a library sort, which works the key out at
+/// each comparison and takes a buffer from the heap, took 8 % of its time.
 pub(crate) fn forcing_first(pos: &Position) -> MoveList {
+    /// Beyond this many moves, the library's sort.
+    const KEYS: usize = 256;
     let mut moves = pos.legal_moves();
     let goal = pos.goal_rank(pos.turn());
-    moves
-        .as_mut_slice()
-        .sort_by_key(|m| std::cmp::Reverse((m.captures(), m.destination().rank() == goal)));
+    let key = |m: &Move| u16::from(m.captures()) << 1 | u16::from(m.destination().rank() == goal);
+    let slice = moves.as_mut_slice();
+    if slice.len() > KEYS {
+        slice.sort_by_key(|m| std::cmp::Reverse(key(m)));
+        return moves;
+    }
+    let mut keys = [0u16; KEYS];
+    for (k, m) in keys.iter_mut().zip(slice.iter()) {
+        *k = key(m);
+    }
+    for i in 1..slice.len() {
+        let (k, m) = (keys[i], slice[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] < k {
+            keys[j] = keys[j - 1];
+            slice[j] = slice[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        slice[j] = m;
+    }
     moves
 }
 
@@ -343,6 +368,39 @@ impl Solver<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn forcing_moves_come_first_in_a_stable_sorts_order() {
+        // Along pseudo-random games on boards small and large, the order
+        // is the library's stable sort's on the same key.
+        use epaminondas_rules::{BoardSize, Symmetry};
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut forcing = 0;
+        for (files, ranks) in [(4, 7), (6, 6), (8, 8), (14, 12), (26, 26)] {
+            let size = BoardSize::new(files, ranks).unwrap();
+            let mut pos = Position::new(size, Symmetry::Mirror);
+            for _ in 0..120 {
+                let ordered = forcing_first(&pos);
+                let mut expected = pos.legal_moves();
+                let goal = pos.goal_rank(pos.turn());
+                expected.as_mut_slice().sort_by_key(|m| {
+                    std::cmp::Reverse((m.captures(), m.destination().rank() == goal))
+                });
+                assert_eq!(ordered.as_slice(), expected.as_slice(), "{pos}");
+                forcing += usize::from(ordered.first().is_some_and(|m| m.captures() > 0));
+                if ordered.is_empty() || pos.is_terminal() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let pick = (seed >> 33) as usize % ordered.len();
+                pos.play_unchecked(ordered[pick]);
+            }
+        }
+        assert!(
+            forcing > 20,
+            "{forcing} positions with a capture to put first"
+        );
+    }
 
     fn solved(text: &str, plies: u32) -> Solution {
         let pos: Position = text.parse().unwrap();
