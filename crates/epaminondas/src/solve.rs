@@ -146,6 +146,16 @@ pub struct SolveArgs {
     /// is checked with the rules first. May be given more than once.
     #[arg(long = "use-proof", requires = "moves", value_name = "FILE")]
     use_proof: Vec<PathBuf>,
+    /// With --moves --side: the file of values (--known) of runs for the
+    /// other side in the same game, only read: each position it says the
+    /// other side wins is one this side cannot win, taken as decided. Read
+    /// at the start and again before each split of --best-first (each
+    /// pass of --deepen), so
+    /// that two runs side by side, one for each side, take each other's
+    /// wins as they are found (a win of Black's after a move of White's is
+    /// the disproof White's run needs there).
+    #[arg(long = "other-side-known", requires = "moves", value_name = "FILE")]
+    other_side_known: Option<PathBuf>,
     /// With --full: the most memory the search's table may take, in MiB
     /// (16 bytes a slot, four fifths of them usable, and a sixteenth more
     /// while it grows: 4096 MiB hold 202 million positions, 12000 MiB 592
@@ -327,6 +337,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
                     proof: args.proof.as_deref(),
                     known: args.known.as_deref(),
                     given: &args.use_proof,
+                    other_side: args.other_side_known.as_deref(),
                 },
                 stop,
             );
@@ -334,6 +345,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
         for (flag, given) in [
             ("--known", args.known.is_some()),
             ("--use-proof", !args.use_proof.is_empty()),
+            ("--other-side-known", args.other_side_known.is_some()),
             ("--split", args.split.is_some()),
             ("--threads", args.threads.is_some()),
             ("--deepen", args.deepen.is_some()),

@@ -846,6 +846,73 @@ fn solve_keeps_the_values_found_in_a_file_for_the_next_run() {
     );
 }
 
+/// `--other-side-known`: a run for Black on 4x5 takes the positions
+/// White's run proved White wins as positions Black cannot win, and needs
+/// no search to decide that Black cannot win after White's winning first
+/// move; the file is only read, and one of the same side is refused.
+#[test]
+fn solve_takes_the_other_sides_wins_as_positions_this_side_cannot_win() {
+    let (_dir, files) = temp_files(["white.known", "black.known"]);
+    let (white, black) = (files[0].as_str(), files[1].as_str());
+    let out = solve_4x5_moves("white", "100000", &["--deepen", "1", "--known", white]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let kept = std::fs::read_to_string(white).unwrap();
+    let wins = kept.lines().filter(|l| l.starts_with("wins ")).count();
+    assert!(wins > 0, "{kept}");
+    // Without White's values, Black's run searches White's first move.
+    let alone = solve_4x5_moves("black", "100000", &[]);
+    let first = stdout(&alone).lines().next().unwrap_or_default().to_owned();
+    assert!(
+        first.starts_with("a1,b2-d4:1 ") && first.contains(" undecided (stopped) ("),
+        "{first}"
+    );
+    let args = ["--other-side-known", white, "--known", black];
+    let out = solve_4x5_moves("black", "100000", &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("a1,b2-d4:1 ")
+            && first.contains(" black cannot force a win (white holds) (")
+            && first.ends_with(", as found before for it or its reflection)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("black cannot force a win: after a1,b2-d4:1, white holds"),
+        "{text}"
+    );
+    assert!(
+        stderr(&out).contains(&format!(
+            "{wins} positions white wins read from {white}: black cannot win there"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(white).unwrap(), kept);
+    // A file of this side's values is no file of the other side's.
+    let out = solve_4x5_moves("white", "100000", &["--other-side-known", white]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "side white', not the other side's ('variant epaminondas symmetry mirror side black')"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    refused(
+        &[
+            "solve",
+            "--board",
+            "4x4",
+            "--full",
+            "--moves",
+            "--other-side-known",
+            white,
+        ],
+        "--other-side-known works with --side only",
+    );
+}
+
 #[test]
 fn solve_takes_the_positions_proven_by_the_proofs_given() {
     // 4x5: White's winning first move a1,b2-d4 needs more than 100,000

@@ -32,7 +32,7 @@ use super::{
 };
 use crate::output::{Failure, Outcome, outln};
 use given::GivenProofs;
-use known::KnownFile;
+use known::{KnownFile, OtherSideWins};
 
 /// Nodes of the engine's search of each position after a first move, to
 /// order the moves: a fraction of a second each on the boards a proof
@@ -89,6 +89,9 @@ pub struct SideFiles<'p> {
     /// Proofs of positions below the start, taken as decided with their
     /// strategies (`--use-proof`).
     pub given: &'p [PathBuf],
+    /// The other side's file of values (`--other-side-known`): the
+    /// positions it wins, which this side cannot.
+    pub other_side: Option<&'p Path>,
 }
 
 /// Runs `epaminondas solve --full --moves --side SIDE [--split PLIES]
@@ -113,6 +116,7 @@ pub fn solve_moves_for_side(
         proof: proof_path,
         known: known_path,
         given,
+        other_side,
     } = files;
     let mover = pos.turn();
     let (moves, _) = first_moves(pos)?;
@@ -122,6 +126,13 @@ pub fn solve_moves_for_side(
             let fewest_nodes = shape.try_nodes.or(limits.move_nodes);
             let (file, values) = KnownFile::open(path, pos, side, &limits, fewest_nodes)?;
             (Some(file), values)
+        }
+        None => (None, Vec::new()),
+    };
+    let (other_side_file, other_side_wins) = match other_side {
+        Some(path) => {
+            let (file, wins) = OtherSideWins::open(path, pos, side)?;
+            (Some(file), wins)
         }
         None => (None, Vec::new()),
     };
@@ -151,9 +162,18 @@ pub fn solve_moves_for_side(
             known_file,
             known_failure: None,
             given,
+            other_side: other_side_file,
         };
         if let Some(path) = known_path {
             split.take_known(known_values, path);
+        }
+        if let Some(path) = other_side {
+            let taken = split.take_other_side_wins(other_side_wins);
+            eprintln!(
+                "{taken} positions {} wins read from {}: {side} cannot win there",
+                !side,
+                path.display()
+            );
         }
         split.take_given();
         let found = if shape.best_first {
@@ -258,6 +278,9 @@ struct Splitter<'a> {
     /// The proofs given (`--use-proof`): the positions they start from are
     /// not searched, even for the proof.
     given: GivenProofs,
+    /// The other side's file of values (`--other-side-known`), read again
+    /// as the run goes on.
+    other_side: Option<OtherSideWins>,
 }
 
 /// A position's proof and disproof numbers, from the side's view.
@@ -338,6 +361,7 @@ impl Splitter<'_> {
                     deepen + 1,
                     self.started.elapsed().as_secs_f64()
                 );
+                self.take_other_side_wins_again();
             }
             let found = self.node(pos, &mut Vec::new(), plies, deepen);
             let stopped = self.stop.load(Ordering::Relaxed);
@@ -550,6 +574,61 @@ impl Splitter<'_> {
         }
         self.met.insert(key, met);
         before != Some(met)
+    }
+
+    /// Takes the positions the other side wins (`wins`, from its file of
+    /// values) into [`Splitter::met`] as positions the side cannot win;
+    /// how many were not decided here before. One this run found the side
+    /// wins is left as it is, and the contradiction said.
+    fn take_other_side_wins(&mut self, wins: Vec<Position>) -> usize {
+        let mut taken = 0;
+        for pos in wins {
+            let key = table_key(&pos);
+            match self.met.get(&key) {
+                Some(met) if met.value == SideValue::Wins => {
+                    eprintln!(
+                        "warning: the other side's file of values says {} wins at {pos}, where {} was found to win",
+                        !self.side, self.side
+                    );
+                }
+                Some(met) if !met.value.is_open() => {}
+                _ => {
+                    let met = Met {
+                        value: SideValue::CannotWin,
+                        reach: 0,
+                        nodes: None,
+                    };
+                    self.met.insert(key, met);
+                    taken += 1;
+                }
+            }
+        }
+        taken
+    }
+
+    /// Reads the other side's file of values again, if one was given, and
+    /// takes the wins found since (by a run beside this one) into
+    /// [`Splitter::met`]; says and returns how many. A file that cannot be
+    /// read now is said and skipped: the run goes on.
+    fn take_other_side_wins_again(&mut self) -> usize {
+        let Some(other) = &self.other_side else {
+            return 0;
+        };
+        let taken = match other.read() {
+            Ok(wins) => self.take_other_side_wins(wins),
+            Err(e) => {
+                eprintln!("{e}; going on without its new values");
+                0
+            }
+        };
+        if taken > 0 {
+            eprintln!(
+                "  {taken} more positions {} wins read from the other side's file ({:.1} s)",
+                !self.side,
+                self.started.elapsed().as_secs_f64()
+            );
+        }
+        taken
     }
 
     /// Takes the `values` read from the file of values at `path` into

@@ -181,6 +181,13 @@ impl<'s, 'a> Frontier<'s, 'a> {
         // found within the same limits.
         self.split.keep_proofs = keep_proofs;
         loop {
+            // The other side's wins found since, by a run beside this one.
+            if self.split.take_other_side_wins_again() > 0 {
+                self.count();
+                if !self.tree[0].value.is_open() {
+                    break;
+                }
+            }
             let Some((at, line)) = self.most_proving() else {
                 eprintln!(
                     "every line left open returns to a position before it: the splits cannot decide the start (more --move-nodes may)"

@@ -10,6 +10,14 @@
 //! a run with the same `--hold-memory` read a hold that was too large:
 //! after raising that, start a new file, or keep only the lines of decided
 //! values.)
+//!
+//! The other side's file (`--other-side-known`) is only read: each
+//! position that side's runs proved it wins is one this side cannot win.
+//! It is read again before each split of `--best-first` and each pass
+//! of `--deepen` (see [`OtherSideWins`]), so two runs side by side, one
+//! for each side, take each other's wins as they are found: a proof that
+//! Black wins after a move of White's is the disproof White's run needs
+//! there, and the other way round.
 
 use std::fs::File;
 use std::io::{ErrorKind, Read, Write};
@@ -96,5 +104,57 @@ impl KnownFile {
         self.file
             .write_all(line.as_bytes())
             .map_err(|e| Failure::Run(format!("cannot write to {}: {e}", self.path.display())))
+    }
+}
+
+/// The file of values of the other side's runs (`--other-side-known`),
+/// read only, for the positions it says that side wins.
+pub(super) struct OtherSideWins {
+    path: PathBuf,
+    /// The first line the file must have: the other side's, in this game.
+    header: String,
+    /// The position the run decides, whose game and board the values must
+    /// be of.
+    start: Position,
+}
+
+impl OtherSideWins {
+    /// Opens the file at `path` of the values of the side other than
+    /// `side` in the game of `pos`, and reads the positions it wins; an
+    /// error says what is wrong with the file.
+    pub fn open(
+        path: &Path,
+        pos: &Position,
+        side: Color,
+    ) -> Result<(OtherSideWins, Vec<Position>), Failure> {
+        let other = OtherSideWins {
+            path: path.to_owned(),
+            header: known::header(pos, !side),
+            start: pos.clone(),
+        };
+        let wins = other.read().map_err(Failure::Input)?;
+        Ok((other, wins))
+    }
+
+    /// The positions the file says the other side wins, read whole again
+    /// (a few thousand lines at most; a last line still being written is
+    /// left for the next read); an error says what is wrong.
+    pub fn read(&self) -> Result<Vec<Position>, String> {
+        let shown = self.path.display();
+        let text = std::fs::read(&self.path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let text = String::from_utf8(text)
+            .map_err(|_| format!("{shown} is not a file of values (not text)"))?;
+        let read = known::read_values(&text, &self.header, &self.start, None).map_err(|e| match e {
+            known::KnownError::OtherRun { found, wanted } => format!(
+                "{shown} holds values for '{found}', not the other side's ('{wanted}'): give the --known file of the other side's runs"
+            ),
+            e => format!("{shown}: {e}"),
+        })?;
+        Ok(read
+            .values
+            .into_iter()
+            .filter(|v| v.value == SideValue::Wins)
+            .map(|v| v.position)
+            .collect())
     }
 }
