@@ -1,10 +1,11 @@
 //! Counting what clients do, so that no client can take more than its share:
-//! fixed-window counters (sign-ups, guest accounts, failed password checks)
-//! and token buckets (engine time for analysis). Everything is kept in the
-//! process's memory, keyed by account name, client address or account, and
-//! pruned so that the maps stay bounded however many keys an attacker uses.
+//! sliding-window counters (sign-ups, guest accounts, failed password
+//! checks, mail and chat) and token buckets (engine time for analysis).
+//! Everything is kept in the process's memory, keyed by account name,
+//! client address or account, and pruned so that the maps stay bounded
+//! however many keys an attacker uses.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::Mutex;
@@ -21,77 +22,129 @@ pub enum ClientKey {
     Address(IpAddr),
 }
 
-/// Counts events per key in fixed windows of `window_ms`.
+/// Counts each key's events in the last `window_ms` milliseconds, a window
+/// that slides with the clock: a limit of N an hour lets no more than N
+/// through in any hour, where windows fixed to the clock's hours let 2N
+/// through around an hour's turn (N in its last minute, N in the next's
+/// first). Each key keeps the times of its newest events, no more of them
+/// than the limit it is checked against (the older ones change no
+/// decision), so a key costs at most its limit's worth of 8-byte times.
 #[derive(Debug)]
 pub struct WindowCounter<K> {
     window_ms: i64,
-    counts: Mutex<HashMap<K, (i64, u32)>>,
+    times: Mutex<HashMap<K, VecDeque<i64>>>,
 }
 
 impl<K: Hash + Eq + Clone> WindowCounter<K> {
-    /// A counter whose windows last `window_ms` milliseconds.
+    /// A counter whose window is the last `window_ms` milliseconds.
     pub fn new(window_ms: i64) -> WindowCounter<K> {
         WindowCounter {
             window_ms: window_ms.max(1),
-            counts: Mutex::new(HashMap::new()),
+            times: Mutex::new(HashMap::new()),
         }
     }
 
-    fn window(&self, now_ms: i64) -> i64 {
-        now_ms.div_euclid(self.window_ms)
+    /// Drops the times of `times` that are out of the window at `now_ms`
+    /// (an event counts for `window_ms` after it, not at its end).
+    fn expire(&self, times: &mut VecDeque<i64>, now_ms: i64) {
+        let since = now_ms - self.window_ms;
+        while times.front().is_some_and(|&t| t <= since) {
+            times.pop_front();
+        }
     }
 
-    /// The events counted for `key` in the current window.
+    /// The events counted for `key` in the window ending at `now_ms`.
     pub fn count(&self, key: &K, now_ms: i64) -> u32 {
-        let window = self.window(now_ms);
-        let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        match counts.get(key) {
-            Some(&(w, n)) if w == window => n,
-            _ => 0,
-        }
+        let since = now_ms - self.window_ms;
+        let map = self.times.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(key).map_or(0, |times| {
+            let live = times.len() - times.partition_point(|&t| t <= since);
+            u32::try_from(live).unwrap_or(u32::MAX)
+        })
     }
 
-    /// Counts one event for `key`; returns the count in the current window.
-    pub fn add(&self, key: K, now_ms: i64) -> u32 {
-        let window = self.window(now_ms);
-        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        if counts.len() >= PRUNE_AT {
-            counts.retain(|_, (w, _)| *w == window);
-            if counts.len() >= PRUNE_AT {
-                // More live keys than we keep: forget them all rather than
-                // grow without bound (the limits reopen early).
-                counts.clear();
-            }
-        }
-        let entry = counts.entry(key).or_insert((window, 0));
-        if entry.0 != window {
-            *entry = (window, 0);
-        }
-        entry.1 = entry.1.saturating_add(1);
-        entry.1
+    /// Counts one event for `key`, keeping its newest `keep` (the limit its
+    /// count is compared with); returns the count in the window.
+    pub fn add(&self, key: K, keep: u32, now_ms: i64) -> u32 {
+        let mut map = self.times.lock().unwrap_or_else(|e| e.into_inner());
+        self.prune(&mut map, now_ms);
+        let times = map.entry(key).or_default();
+        self.expire(times, now_ms);
+        self.push(times, keep, now_ms)
     }
 
-    /// Counts one event for `key` unless it already has `limit` in this
-    /// window; `Err` with the seconds until the window ends if it has.
+    /// Counts one event for `key` unless it already has `limit` in the
+    /// window; `Err` with the seconds until it has fewer if it has.
     pub fn try_add(&self, key: K, limit: u32, now_ms: i64) -> Result<u32, u64> {
-        if self.count(&key, now_ms) >= limit {
-            return Err(self.retry_after_s(now_ms));
+        let mut map = self.times.lock().unwrap_or_else(|e| e.into_inner());
+        self.prune(&mut map, now_ms);
+        let times = map.entry(key).or_default();
+        self.expire(times, now_ms);
+        if times.len() >= limit as usize {
+            return Err(self.wait_s(times, limit, now_ms));
         }
-        Ok(self.add(key, now_ms))
+        Ok(self.push(times, limit, now_ms))
     }
 
     /// Forgets `key`'s events.
     pub fn reset(&self, key: &K) {
-        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        counts.remove(key);
+        let mut map = self.times.lock().unwrap_or_else(|e| e.into_inner());
+        map.remove(key);
     }
 
-    /// Seconds until the current window ends (at least 1).
-    pub fn retry_after_s(&self, now_ms: i64) -> u64 {
-        let end = (self.window(now_ms) + 1) * self.window_ms;
-        u64::try_from((end - now_ms + 999) / 1000)
+    /// Seconds until `key` has fewer than `limit` events in the window (at
+    /// least 1): when the events that put it at the limit have aged out.
+    pub fn retry_after_s(&self, key: &K, limit: u32, now_ms: i64) -> u64 {
+        let mut map = self.times.lock().unwrap_or_else(|e| e.into_inner());
+        match map.get_mut(key) {
+            Some(times) => {
+                self.expire(times, now_ms);
+                self.wait_s(times, limit, now_ms)
+            }
+            None => 1,
+        }
+    }
+
+    /// Records an event at `now_ms` (never before the newest one kept, so
+    /// that the times stay in order if the clock steps back) and drops the
+    /// oldest beyond `keep`; returns how many are kept.
+    fn push(&self, times: &mut VecDeque<i64>, keep: u32, now_ms: i64) -> u32 {
+        let at = times.back().map_or(now_ms, |&last| last.max(now_ms));
+        times.push_back(at);
+        let keep = (keep as usize).max(1);
+        while times.len() > keep {
+            times.pop_front();
+        }
+        u32::try_from(times.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Seconds until the live `times` fall below `limit`.
+    fn wait_s(&self, times: &VecDeque<i64>, limit: u32, now_ms: i64) -> u64 {
+        let limit = limit as usize;
+        let until = if limit == 0 {
+            now_ms + self.window_ms
+        } else if times.len() < limit {
+            return 1;
+        } else {
+            times[times.len() - limit] + self.window_ms
+        };
+        u64::try_from((until - now_ms + 999) / 1000)
             .unwrap_or(1)
             .max(1)
+    }
+
+    /// Bounds the map: past `PRUNE_AT` keys, drops those with no event in
+    /// the window, and all of them if that is not enough (the limits reopen
+    /// early rather than the map growing without bound).
+    fn prune(&self, map: &mut HashMap<K, VecDeque<i64>>, now_ms: i64) {
+        if map.len() < PRUNE_AT {
+            return;
+        }
+        let since = now_ms - self.window_ms;
+        map.retain(|_, times| times.back().is_some_and(|&t| t > since));
+        if map.len() >= PRUNE_AT {
+            map.clear();
+        }
     }
 }
 
@@ -168,25 +221,81 @@ mod tests {
     #[test]
     fn windows_count_and_reset() {
         let counter = WindowCounter::new(60_000);
-        assert_eq!(counter.add("a", 0), 1);
+        assert_eq!(counter.add("a", 5, 0), 1);
         assert_eq!(counter.try_add("a", 2, 1), Ok(2));
         assert_eq!(counter.try_add("a", 2, 2), Err(60));
         assert_eq!(counter.count(&"b", 2), 0);
-        assert_eq!(counter.count(&"a", 60_000), 0, "a new window");
-        counter.add("a", 60_001);
+        assert_eq!(counter.count(&"a", 59_999), 2);
+        assert_eq!(counter.count(&"a", 60_000), 1, "the first has aged out");
+        assert_eq!(counter.count(&"a", 60_001), 0);
+        counter.add("a", 5, 60_001);
         counter.reset(&"a");
         assert_eq!(counter.count(&"a", 60_002), 0);
-        assert_eq!(counter.retry_after_s(119_500), 1);
+        assert_eq!(
+            counter.retry_after_s(&"a", 1, 60_002),
+            1,
+            "nothing to wait for"
+        );
+    }
+
+    #[test]
+    fn the_window_slides_so_no_clock_edge_doubles_a_limit() {
+        // Two allowed a minute, both used in a minute's last second.
+        let counter = WindowCounter::new(60_000);
+        assert_eq!(counter.try_add("a", 2, 59_000), Ok(1));
+        assert_eq!(counter.try_add("a", 2, 59_500), Ok(2));
+        // A fixed window would open again at 60 000; this one waits until
+        // the first has aged out, and says so.
+        assert_eq!(counter.try_add("a", 2, 60_500), Err(59));
+        assert_eq!(counter.retry_after_s(&"a", 2, 60_500), 59);
+        assert_eq!(counter.retry_after_s(&"a", 1, 60_500), 59);
+        assert_eq!(counter.try_add("a", 2, 118_999), Err(1));
+        assert_eq!(counter.try_add("a", 2, 119_000), Ok(2));
+        assert_eq!(counter.try_add("a", 2, 119_100), Err(1));
+        // Nowhere in the run did any minute hold more than two.
+        assert_eq!(counter.count(&"a", 119_100), 2);
+    }
+
+    #[test]
+    fn a_key_keeps_no_more_times_than_its_limit() {
+        let counter = WindowCounter::new(60_000);
+        for t in 0..100 {
+            counter.add("a", 3, t);
+        }
+        assert_eq!(counter.count(&"a", 100), 3);
+        assert_eq!(counter.times.lock().unwrap()[&"a"].len(), 3);
+        // The newest three are the ones kept: they age out last.
+        assert_eq!(counter.count(&"a", 60_096), 3);
+        assert_eq!(counter.count(&"a", 60_097), 2);
+        assert_eq!(counter.try_add("b", 0, 0), Err(60), "a limit of none");
+    }
+
+    #[test]
+    fn a_clock_stepping_back_keeps_the_times_in_order() {
+        let counter = WindowCounter::new(1_000);
+        counter.add("a", 5, 500);
+        counter.add("a", 5, 100);
+        assert_eq!(counter.count(&"a", 1_499), 2);
+        assert_eq!(counter.count(&"a", 1_500), 0);
     }
 
     #[test]
     fn counters_stay_bounded() {
         let counter = WindowCounter::new(1_000);
         for i in 0..(PRUNE_AT as u32 + 10) {
-            counter.add(i, 0);
+            counter.add(i, 1, 0);
         }
-        let size = counter.counts.lock().unwrap().len();
+        let size = counter.times.lock().unwrap().len();
         assert!(size <= PRUNE_AT, "{size}");
+        // Keys whose events have aged out are the ones dropped.
+        let counter = WindowCounter::new(1_000);
+        for i in 0..(PRUNE_AT as u32 - 1) {
+            counter.add(i, 1, 0);
+        }
+        counter.add(u32::MAX, 1, 5_000);
+        counter.add(u32::MAX - 1, 1, 5_000);
+        let map = counter.times.lock().unwrap();
+        assert_eq!(map.len(), 2, "the stale keys went, the live ones stayed");
     }
 
     #[test]

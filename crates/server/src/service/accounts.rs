@@ -119,13 +119,22 @@ impl Service {
         let counters = &self.auth;
         let pair_failures = counters.failures_by_pair.count(&pair, now);
         let waits = if pair_failures >= limits.failures_per_account_address {
-            Some(counters.failures_by_pair.retry_after_s(now))
+            Some(counters.failures_by_pair.retry_after_s(
+                &pair,
+                limits.failures_per_account_address,
+                now,
+            ))
         } else if counters.failures_by_account.count(&key, now) >= limits.failures_per_account {
-            Some(counters.failures_by_account.retry_after_s(now))
+            Some(
+                counters
+                    .failures_by_account
+                    .retry_after_s(&key, limits.failures_per_account, now),
+            )
         } else if pair_failures > 0
             && counters.failures_by_address.count(&addr, now) >= limits.failures_per_address
         {
-            Some(counters.failures_by_pair.retry_after_s(now))
+            // One try per account: until the pair's failure ages out.
+            Some(counters.failures_by_pair.retry_after_s(&pair, 1, now))
         } else {
             None
         };
@@ -153,9 +162,15 @@ impl Service {
                 Ok(user)
             }
             _ => {
-                counters.failures_by_pair.add(pair, now);
-                counters.failures_by_account.add(key, now);
-                counters.failures_by_address.add(addr, now);
+                counters
+                    .failures_by_pair
+                    .add(pair, limits.failures_per_account_address, now);
+                counters
+                    .failures_by_account
+                    .add(key, limits.failures_per_account, now);
+                counters
+                    .failures_by_address
+                    .add(addr, limits.failures_per_address, now);
                 Err(Error::Unauthorized("wrong name or password".into()))
             }
         }

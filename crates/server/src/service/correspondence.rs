@@ -329,14 +329,13 @@ impl Service {
             return Err(Error::invalid("the conditional moves are too long"));
         }
         let key = format!("conditional {}", user.player.id);
-        if self
-            .mail_senders
-            .try_add(key, CONDITIONAL_PER_MINUTE, self.now())
-            .is_err()
+        if let Err(retry_after_s) =
+            self.mail_senders
+                .try_add(key, CONDITIONAL_PER_MINUTE, self.now())
         {
             return Err(Error::RateLimited {
                 what: "conditional moves set too often".into(),
-                retry_after_s: 60,
+                retry_after_s,
             });
         }
         self.change_game(id, |g, _| {
@@ -392,14 +391,10 @@ impl Service {
             return Err(Error::invalid("you cannot report your own message"));
         }
         let key = format!("report {}", user.player.id);
-        if self
-            .mail_errors
-            .try_add(key, REPORTS_PER_HOUR, self.now())
-            .is_err()
-        {
+        if let Err(retry_after_s) = self.mail_errors.try_add(key, REPORTS_PER_HOUR, self.now()) {
             return Err(Error::RateLimited {
                 what: "too many reports".into(),
-                retry_after_s: 3600,
+                retry_after_s,
             });
         }
         let reason = if reason.is_empty() { "abuse" } else { &reason };

@@ -524,10 +524,10 @@ impl Service {
             )));
         }
         let key = format!("chat {}", user.player.id);
-        if self.mail_senders.try_add(key, 10, self.now()).is_err() {
+        if let Err(retry_after_s) = self.mail_senders.try_add(key, 10, self.now()) {
             return Err(Error::RateLimited {
                 what: "too many messages".into(),
-                retry_after_s: 60,
+                retry_after_s,
             });
         }
         Ok(text)
@@ -675,14 +675,13 @@ impl Service {
         }
         let text = self.chat_text(user, text)?;
         let room = format!("spectators {id}");
-        if self
-            .mail_senders
-            .try_add(room, SPECTATOR_MESSAGES_PER_MINUTE, self.now())
-            .is_err()
+        if let Err(retry_after_s) =
+            self.mail_senders
+                .try_add(room, SPECTATOR_MESSAGES_PER_MINUTE, self.now())
         {
             return Err(Error::RateLimited {
                 what: "this game's spectators are writing too fast".into(),
-                retry_after_s: 60,
+                retry_after_s,
             });
         }
         let message = store::insert_chat(
@@ -759,7 +758,7 @@ impl Service {
             .try_add(from.clone(), settings.commands_per_minute, self.now())
             .is_err()
         {
-            return ignored(format!("{from} sent too many commands this minute"));
+            return ignored(format!("{from} sent too many commands in the last minute"));
         }
         // A reply address acts for its player, in its game, when the
         // sender is that player's verified address.

@@ -161,9 +161,9 @@ pub struct Service {
     /// The mail setup, if any.
     mail: Option<crate::mail::MailSettings>,
     /// Commands mailed per sender, chat messages and conditional-move
-    /// changes per player, this minute.
+    /// changes per player, in the last minute.
     mail_senders: WindowCounter<String>,
-    /// Hourly counts: error replies per sender and mistake (stops mail
+    /// Counts over the last hour: error replies per sender and mistake (stops mail
     /// loops), verification and password-reset mails per account.
     mail_errors: WindowCounter<String>,
     /// Woken when mail is queued, so that the sender sends it at once.

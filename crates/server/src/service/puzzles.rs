@@ -167,14 +167,14 @@ impl Service {
         id: &str,
         moves: &[String],
     ) -> Result<PuzzleAnswer> {
-        if self
+        let key = format!("puzzle {client:?}");
+        if let Err(retry_after_s) = self
             .mail_senders
-            .try_add(format!("puzzle {client:?}"), ANSWERS_PER_MINUTE, self.now())
-            .is_err()
+            .try_add(key, ANSWERS_PER_MINUTE, self.now())
         {
             return Err(Error::RateLimited {
                 what: "too many puzzle moves".into(),
-                retry_after_s: 60,
+                retry_after_s,
             });
         }
         let puzzle = find(id)?;
