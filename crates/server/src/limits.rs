@@ -5,6 +5,7 @@
 //! client address or account, and pruned so that the maps stay bounded
 //! however many keys an attacker uses.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -66,24 +67,50 @@ impl<K: Hash + Eq + Clone> WindowCounter<K> {
     /// Counts one event for `key`, keeping its newest `keep` (the limit its
     /// count is compared with); returns the count in the window.
     pub fn add(&self, key: K, keep: u32, now_ms: i64) -> u32 {
-        let mut map = self.times.lock().unwrap_or_else(|e| e.into_inner());
-        self.prune(&mut map, now_ms);
-        let times = map.entry(key).or_default();
-        self.expire(times, now_ms);
-        self.push(times, keep, now_ms)
+        self.with_live_times(key, now_ms, |times| self.push(times, keep, now_ms))
     }
 
     /// Counts one event for `key` unless it already has `limit` in the
     /// window; `Err` with the seconds until it has fewer if it has.
     pub fn try_add(&self, key: K, limit: u32, now_ms: i64) -> Result<u32, u64> {
+        self.with_live_times(key, now_ms, |times| {
+            if times.len() >= limit as usize {
+                Err(self.wait_s(times, limit, now_ms))
+            } else {
+                Ok(self.push(times, limit, now_ms))
+            }
+        })
+    }
+
+    /// Runs `f` on `key`'s times still in the window at `now_ms`, under the
+    /// lock, after bounding the map; a key left with no time is dropped, so
+    /// that a refused event leaves nothing behind.
+    fn with_live_times<R>(
+        &self,
+        key: K,
+        now_ms: i64,
+        f: impl FnOnce(&mut VecDeque<i64>) -> R,
+    ) -> R {
         let mut map = self.times.lock().unwrap_or_else(|e| e.into_inner());
         self.prune(&mut map, now_ms);
-        let times = map.entry(key).or_default();
-        self.expire(times, now_ms);
-        if times.len() >= limit as usize {
-            return Err(self.wait_s(times, limit, now_ms));
+        match map.entry(key) {
+            Entry::Occupied(mut entry) => {
+                self.expire(entry.get_mut(), now_ms);
+                let result = f(entry.get_mut());
+                if entry.get().is_empty() {
+                    entry.remove();
+                }
+                result
+            }
+            Entry::Vacant(entry) => {
+                let mut times = VecDeque::new();
+                let result = f(&mut times);
+                if !times.is_empty() {
+                    entry.insert(times);
+                }
+                result
+            }
         }
-        Ok(self.push(times, limit, now_ms))
     }
 
     /// Forgets `key`'s events.
@@ -236,6 +263,22 @@ mod tests {
             1,
             "nothing to wait for"
         );
+    }
+
+    #[test]
+    fn a_refused_event_leaves_no_key_behind() {
+        let counter = WindowCounter::new(60_000);
+        assert_eq!(counter.try_add("a", 0, 0), Err(60), "a limit of 0 refuses");
+        assert_eq!(counter.count(&"a", 1), 0);
+        assert_eq!(counter.add("b", 3, 0), 1);
+        // Once "b"'s event has aged out, a refused event drops its key too.
+        assert_eq!(counter.try_add("b", 0, 60_000), Err(60));
+        let keys = counter
+            .times
+            .lock()
+            .map(|map| map.len())
+            .unwrap_or(usize::MAX);
+        assert_eq!(keys, 0, "no key kept for events that were not counted");
     }
 
     #[test]
