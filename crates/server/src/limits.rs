@@ -5,7 +5,6 @@
 //! client address or account, and pruned so that the maps stay bounded
 //! however many keys an attacker uses.
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -93,24 +92,13 @@ impl<K: Hash + Eq + Clone> WindowCounter<K> {
     ) -> R {
         let mut map = self.times.lock().unwrap_or_else(|e| e.into_inner());
         self.prune(&mut map, now_ms);
-        match map.entry(key) {
-            Entry::Occupied(mut entry) => {
-                self.expire(entry.get_mut(), now_ms);
-                let result = f(entry.get_mut());
-                if entry.get().is_empty() {
-                    entry.remove();
-                }
-                result
-            }
-            Entry::Vacant(entry) => {
-                let mut times = VecDeque::new();
-                let result = f(&mut times);
-                if !times.is_empty() {
-                    entry.insert(times);
-                }
-                result
-            }
+        let times = map.entry(key.clone()).or_default();
+        self.expire(times, now_ms);
+        let result = f(times);
+        if times.is_empty() {
+            map.remove(&key);
         }
+        result
     }
 
     /// Forgets `key`'s events.
